@@ -1,0 +1,239 @@
+//! Reads one message head (start line and header lines) with httparse and gives every
+//! part its byte span; says precisely which line is wrong when the head is malformed.
+
+use crate::capture::lines::{self, line_at, next_line};
+use crate::capture::model::{Header, ReadProblem, StartLine};
+use crate::source::Span;
+
+/// Heads longer than this are not HTTP traffic (or are hostile); give up on them.
+const MAX_HEAD_BYTES: usize = 1 << 20;
+/// The header limit httparse is retried with when a head has more than the usual count.
+const MAX_HEADERS: usize = 4096;
+
+/// A parsed head. All spans are offsets into the capture.
+#[derive(Debug)]
+pub struct Head<'s> {
+    pub start_line: StartLine<'s>,
+    pub start_line_span: Span,
+    pub minor_version: u8,
+    pub headers: Vec<Header<'s>>,
+    /// Where the body starts: just past the empty line, or at the delimiter that cut an
+    /// unterminated head short.
+    pub end: usize,
+    /// Set when no empty line ended the head before the next message or the file end.
+    pub unterminated: bool,
+}
+
+/// Reads the head that starts at `pos`, which must be a start line.
+pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
+    let start_line_end = pos + line_at(src, pos).len();
+    let (end, unterminated) = find_head_end(src, pos)?;
+    let head_bytes = &src[pos..end];
+
+    // An unterminated head is parsed from a copy that ends in an empty line; the copy
+    // starts with the same bytes, so offsets into it are offsets from `pos`.
+    let terminated;
+    let buf: &[u8] = if unterminated {
+        let mut copy = head_bytes.to_vec();
+        if !copy.ends_with(b"\n") {
+            copy.push(b'\n');
+        }
+        copy.push(b'\n');
+        terminated = copy;
+        &terminated
+    } else {
+        head_bytes
+    };
+
+    let parsed = parse_with_httparse(buf).map_err(|error| locate_error(src, pos, end, error))?;
+    let start_line = match parsed.start {
+        ParsedStart::Request { method, target } => StartLine::Request {
+            method: text_at(src, method.shift(pos)),
+            target: text_at(src, target.shift(pos)),
+        },
+        ParsedStart::Response { status, reason } => StartLine::Response {
+            status,
+            reason: text_at(src, reason.shift(pos)),
+        },
+    };
+    let headers = parsed
+        .headers
+        .into_iter()
+        .map(|(name, value)| {
+            let name_span = name.shift(pos);
+            let value_span = value.shift(pos);
+            Header {
+                name: text_at(src, name_span),
+                value: &src[value_span.range()],
+                name_span,
+                value_span,
+            }
+        })
+        .collect();
+    Ok(Head {
+        start_line,
+        start_line_span: Span::new(pos, start_line_end),
+        minor_version: parsed.minor_version,
+        headers,
+        end,
+        unterminated,
+    })
+}
+
+/// Finds the end of the head: past its empty line, or at the next delimiter line or the
+/// end of input when the empty line is missing.
+fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
+    let mut at = next_line(src, pos);
+    loop {
+        if at >= src.len() {
+            return Ok((src.len(), true));
+        }
+        if at - pos > MAX_HEAD_BYTES {
+            return Err(ReadProblem::Syntax {
+                span: Span::new(pos, pos + line_at(src, pos).len()),
+                message: format!("message head is longer than {MAX_HEAD_BYTES} bytes"),
+                help: "a capture holds HTTP/1.x messages; this does not look like one",
+            });
+        }
+        let line = line_at(src, at);
+        if line.is_empty() {
+            return Ok((next_line(src, at), false));
+        }
+        if lines::is_separator(line) || lines::is_start_line(src, at) {
+            return Ok((at, true));
+        }
+        at = next_line(src, at);
+    }
+}
+
+enum ParsedStart {
+    Request { method: Span, target: Span },
+    Response { status: u16, reason: Span },
+}
+
+/// httparse's result as spans relative to the head's first byte.
+struct ParsedHead {
+    start: ParsedStart,
+    minor_version: u8,
+    headers: Vec<(Span, Span)>,
+}
+
+fn parse_with_httparse(buf: &[u8]) -> Result<ParsedHead, httparse::Error> {
+    let mut capacity = 64;
+    loop {
+        let mut slots = vec![httparse::EMPTY_HEADER; capacity];
+        let result = if buf.starts_with(b"HTTP/") {
+            let mut response = httparse::Response::new(&mut slots);
+            response.parse(buf).map(|_| ParsedHead {
+                start: ParsedStart::Response {
+                    status: response.code.unwrap_or_default(),
+                    reason: Span::of_subslice(buf, response.reason.unwrap_or("").as_bytes()),
+                },
+                minor_version: response.version.unwrap_or(1),
+                headers: header_spans(buf, response.headers),
+            })
+        } else {
+            let mut request = httparse::Request::new(&mut slots);
+            request.parse(buf).map(|_| ParsedHead {
+                start: ParsedStart::Request {
+                    method: Span::of_subslice(buf, request.method.unwrap_or("").as_bytes()),
+                    target: Span::of_subslice(buf, request.path.unwrap_or("").as_bytes()),
+                },
+                minor_version: request.version.unwrap_or(1),
+                headers: header_spans(buf, request.headers),
+            })
+        };
+        match result {
+            Err(httparse::Error::TooManyHeaders) if capacity < MAX_HEADERS => capacity *= 4,
+            other => return other,
+        }
+    }
+}
+
+fn header_spans(buf: &[u8], headers: &[httparse::Header<'_>]) -> Vec<(Span, Span)> {
+    headers
+        .iter()
+        .take_while(|h| !h.name.is_empty())
+        .map(|h| {
+            (
+                Span::of_subslice(buf, h.name.as_bytes()),
+                Span::of_subslice(buf, h.value),
+            )
+        })
+        .collect()
+}
+
+/// httparse validated these bytes as tokens or reason text; they are ASCII or at worst
+/// obs-text, which is shown lossily rather than rejected.
+fn text_at(src: &[u8], span: Span) -> &str {
+    std::str::from_utf8(&src[span.range()]).unwrap_or("")
+}
+
+/// Turns an httparse error into a problem on the line that caused it.
+fn locate_error(src: &[u8], pos: usize, end: usize, error: httparse::Error) -> ReadProblem {
+    let start_line = Span::new(pos, pos + line_at(src, pos).len());
+    let (span, message, help) = match error {
+        httparse::Error::Version => (
+            start_line,
+            "start line is not HTTP/1.0 or HTTP/1.1".to_string(),
+            "a2alint reads HTTP/1.x captures; record HTTP/2 traffic as HAR instead",
+        ),
+        httparse::Error::Status => (
+            start_line,
+            "status line has no valid three-digit status code".to_string(),
+            "a status line reads `HTTP/1.1 404 Not Found`",
+        ),
+        httparse::Error::TooManyHeaders => (
+            start_line,
+            format!("message has more than {MAX_HEADERS} header lines"),
+            "a capture holds HTTP/1.x messages; this does not look like one",
+        ),
+        other => match find_bad_header_line(src, pos, end) {
+            Some(line) => (
+                line,
+                format!("malformed header line ({other})"),
+                "a header line reads `Name: value`; the head ends at the first empty line",
+            ),
+            None => (
+                start_line,
+                format!("malformed start line ({other})"),
+                "a request line reads `POST /path HTTP/1.1`, a status line `HTTP/1.1 200 OK`",
+            ),
+        },
+    };
+    ReadProblem::Syntax {
+        span,
+        message,
+        help,
+    }
+}
+
+/// The first header line between the start line and `end` that is not `token: value`.
+fn find_bad_header_line(src: &[u8], pos: usize, end: usize) -> Option<Span> {
+    let mut at = next_line(src, pos);
+    while at < end {
+        let line = line_at(src, at);
+        if line.is_empty() {
+            return None;
+        }
+        let well_formed = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                colon > 0
+                    && line[..colon].iter().all(|&b| is_token_char(b))
+                    && line[colon + 1..]
+                        .iter()
+                        .all(|&b| b == b'\t' || b >= 0x20 && b != 0x7f)
+            }
+            None => false,
+        };
+        if !well_formed {
+            return Some(Span::new(at, at + line.len()));
+        }
+        at = next_line(src, at);
+    }
+    None
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}

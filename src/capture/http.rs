@@ -1,0 +1,260 @@
+//! Frames a `.http` capture into exchanges: finds each message, reads its head, frames its
+//! body by `Content-Length`, chunked encoding or the next delimiter, undoes content
+//! codings, pairs requests with responses, and resynchronises after broken bytes.
+
+use std::borrow::Cow;
+
+use crate::capture::chunked::dechunk;
+use crate::capture::encoding::decode;
+use crate::capture::head::{Head, parse_head};
+use crate::capture::lines::{
+    is_boundary, is_delimiter_line, is_start_line, line_at, next_delimiter, skip_trivia,
+    trim_trailing_blank,
+};
+use crate::capture::model::{
+    Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine,
+};
+use crate::source::Span;
+
+/// Reads every exchange of a `.http` capture. Never fails: what cannot be read becomes a
+/// [`ReadProblem`] and reading resumes at the next separator or start line.
+pub fn read_http(src: &[u8]) -> Capture<'_> {
+    let mut reader = Reader {
+        src,
+        capture: Capture::default(),
+        pending: None,
+        interim: Vec::new(),
+    };
+    let mut pos = 0;
+    loop {
+        pos = skip_trivia(src, pos);
+        if pos >= src.len() {
+            break;
+        }
+        pos = reader.read_message(pos);
+    }
+    if let Some(request) = reader.pending.take() {
+        reader.push_exchange(Some(request), None);
+    }
+    reader.capture
+}
+
+struct Reader<'s> {
+    src: &'s [u8],
+    capture: Capture<'s>,
+    /// A request still waiting for its final response.
+    pending: Option<Message<'s>>,
+    interim: Vec<Message<'s>>,
+}
+
+impl<'s> Reader<'s> {
+    /// Reads the message at `pos` and returns where reading goes on.
+    fn read_message(&mut self, pos: usize) -> usize {
+        let src = self.src;
+        if !is_start_line(src, pos) {
+            self.syntax(
+                Span::new(pos, pos + line_at(src, pos).len()),
+                "expected a request line or a status line".into(),
+                "a message starts with `METHOD /path HTTP/1.1` or `HTTP/1.1 200 OK`; \
+                 lines between exchanges must be blank, `###` separators or `#`/`//` comments",
+            );
+            return next_delimiter(src, pos);
+        }
+        let head = match parse_head(src, pos) {
+            Ok(head) => head,
+            Err(problem) => {
+                self.capture.problems.push(problem);
+                return next_delimiter(src, pos);
+            }
+        };
+        if head.unterminated {
+            self.syntax(
+                head.start_line_span,
+                "message head is not ended by an empty line".into(),
+                "put an empty line after the last header, even when there is no body",
+            );
+        }
+        let (body, next) = self.frame_body(&head);
+        let message = Message {
+            start_line: head.start_line,
+            start_line_span: head.start_line_span,
+            minor_version: head.minor_version,
+            span: Span::new(pos, body.raw.end.max(head.start_line_span.end)),
+            headers: head.headers,
+            body,
+        };
+        self.accept(message);
+        next
+    }
+
+    /// Frames the body that follows `head`; returns it and where the next message may start.
+    fn frame_body(&mut self, head: &Head<'s>) -> (Body<'s>, usize) {
+        let start = head.end;
+        if head.unterminated || self.has_no_body(head) {
+            return (self.verbatim(start, start), start);
+        }
+        let header = |name: &str| head.headers.iter().find(|h| h.name.eq_ignore_ascii_case(name));
+        let chunked = header("transfer-encoding").is_some_and(|h| {
+            h.value_str()
+                .and_then(|v| v.rsplit(',').next())
+                .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"))
+        });
+        let (mut body, next) = if chunked {
+            self.frame_chunked(start)
+        } else if let Some((length, declared_at)) = header("content-length")
+            .and_then(|h| self.content_length(h).map(|n| (n, h.value_span)))
+        {
+            self.frame_by_length(start, length, declared_at)
+        } else {
+            self.frame_to_delimiter(start)
+        };
+        if let (Some(coding), Some(content)) = (header("content-encoding"), &body.content) {
+            match decode(&String::from_utf8_lossy(coding.value), &content.bytes) {
+                Ok(Some(decoded)) => {
+                    body.content = Some(Content {
+                        bytes: Cow::Owned(decoded),
+                        origin: Origin::Decoded,
+                    });
+                }
+                Ok(None) => {}
+                Err(failure) => {
+                    body.content = None;
+                    self.capture.problems.push(ReadProblem::Undecodable {
+                        header: coding.value_span,
+                        coding: failure.coding,
+                        reason: failure.reason,
+                    });
+                }
+            }
+        }
+        (body, next)
+    }
+
+    /// RFC 9110 §6.4.1: no body on 1xx, 204 and 304 responses, nor on any response to HEAD.
+    fn has_no_body(&self, head: &Head<'s>) -> bool {
+        match head.start_line {
+            StartLine::Request { .. } => false,
+            StartLine::Response { status, .. } => {
+                matches!(status, 100..=199 | 204 | 304)
+                    || self.pending.as_ref().and_then(Message::method) == Some("HEAD")
+            }
+        }
+    }
+
+    fn content_length(&mut self, header: &Header<'s>) -> Option<u64> {
+        let parsed = header.value_str().and_then(|v| v.trim().parse::<u64>().ok());
+        if parsed.is_none() {
+            self.syntax(
+                header.value_span,
+                "Content-Length is not a non-negative integer".into(),
+                "the body was framed up to the next message instead",
+            );
+        }
+        parsed
+    }
+
+    fn frame_chunked(&mut self, start: usize) -> (Body<'s>, usize) {
+        match dechunk(self.src, start) {
+            Ok(chunks) => {
+                let raw_end = trim_trailing_blank(self.src, start, chunks.end);
+                let body = Body {
+                    raw: Span::new(start, raw_end),
+                    content: Some(Content {
+                        bytes: chunks.bytes,
+                        origin: Origin::Chunked(chunks.pieces),
+                    }),
+                };
+                (body, chunks.end)
+            }
+            Err(error) => {
+                self.syntax(
+                    error.span,
+                    format!("broken chunked framing: {}", error.message),
+                    "each chunk is a hexadecimal size line, that many bytes and a line end; \
+                     a zero-size chunk ends the body",
+                );
+                let next = self.delimiter_from(start);
+                let end = trim_trailing_blank(self.src, start, next);
+                (Body { raw: Span::new(start, end), content: None }, next)
+            }
+        }
+    }
+
+    /// Frames by `Content-Length` when the declared length ends at a message boundary;
+    /// otherwise the body runs to the next delimiter and the mismatch is recorded.
+    fn frame_by_length(&mut self, start: usize, length: u64, header: Span) -> (Body<'s>, usize) {
+        let src = self.src;
+        let declared_end = usize::try_from(length)
+            .ok()
+            .and_then(|n| start.checked_add(n))
+            .filter(|&end| end <= src.len());
+        if let Some(end) = declared_end.filter(|&end| is_boundary(src, end)) {
+            return (self.verbatim(start, end), end);
+        }
+        let (body, next) = self.frame_to_delimiter(start);
+        self.capture.problems.push(ReadProblem::LengthMismatch {
+            header,
+            declared: length,
+            actual: body.raw.len(),
+            body: body.raw,
+        });
+        (body, next)
+    }
+
+    fn frame_to_delimiter(&mut self, start: usize) -> (Body<'s>, usize) {
+        let next = self.delimiter_from(start);
+        let end = trim_trailing_blank(self.src, start, next);
+        (self.verbatim(start, end), next)
+    }
+
+    fn delimiter_from(&self, start: usize) -> usize {
+        if start >= self.src.len() || is_delimiter_line(self.src, start) {
+            start
+        } else {
+            next_delimiter(self.src, start)
+        }
+    }
+
+    fn verbatim(&self, start: usize, end: usize) -> Body<'s> {
+        Body {
+            raw: Span::new(start, end),
+            content: Some(Content {
+                bytes: Cow::Borrowed(&self.src[start..end]),
+                origin: Origin::Verbatim { start },
+            }),
+        }
+    }
+
+    fn accept(&mut self, message: Message<'s>) {
+        match message.start_line {
+            StartLine::Request { .. } => {
+                if let Some(unanswered) = self.pending.take() {
+                    self.push_exchange(Some(unanswered), None);
+                }
+                self.pending = Some(message);
+            }
+            StartLine::Response { status, .. } if (100..200).contains(&status) && self.pending.is_some() => {
+                self.interim.push(message);
+            }
+            StartLine::Response { .. } => {
+                let request = self.pending.take();
+                self.push_exchange(request, Some(message));
+            }
+        }
+    }
+
+    fn push_exchange(&mut self, request: Option<Message<'s>>, response: Option<Message<'s>>) {
+        self.capture.exchanges.push(Exchange {
+            index: self.capture.exchanges.len(),
+            request,
+            interim: std::mem::take(&mut self.interim),
+            response,
+        });
+    }
+
+    fn syntax(&mut self, span: Span, message: String, help: &'static str) {
+        self.capture
+            .problems
+            .push(ReadProblem::Syntax { span, message, help });
+    }
+}

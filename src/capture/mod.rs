@@ -1,0 +1,13 @@
+//! The first pipeline stage: turns the bytes of a capture file into exchanges whose every
+//! part carries its byte span.
+
+mod chunked;
+mod encoding;
+mod head;
+mod http;
+mod lines;
+pub mod model;
+
+pub use encoding::MAX_DECODED_BYTES;
+pub use http::read_http;
+pub use model::{Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine};

@@ -1,0 +1,237 @@
+//! The reader's output: exchanges of request and response messages, every part with its
+//! byte span in the capture file. Plain data; the framing logic lives in `http.rs`.
+
+use std::borrow::Cow;
+
+use crate::source::Span;
+
+/// Everything read from one capture file.
+#[derive(Debug, Default)]
+pub struct Capture<'s> {
+    pub exchanges: Vec<Exchange<'s>>,
+    pub problems: Vec<ReadProblem>,
+}
+
+/// A request and the response that answered it, in wire order. Either side may be
+/// missing when the capture holds an unpaired message.
+#[derive(Debug)]
+pub struct Exchange<'s> {
+    /// 0-based position of the exchange in its capture.
+    pub index: usize,
+    pub request: Option<Message<'s>>,
+    /// 1xx responses received before the final one.
+    pub interim: Vec<Message<'s>>,
+    pub response: Option<Message<'s>>,
+}
+
+impl<'s> Exchange<'s> {
+    pub fn message(&self, side: Side) -> Option<&Message<'s>> {
+        match side {
+            Side::Request => self.request.as_ref(),
+            Side::Response => self.response.as_ref(),
+        }
+    }
+
+    /// Start offset of the exchange's first message, for ordering findings.
+    pub fn start(&self) -> usize {
+        self.request
+            .as_ref()
+            .or(self.response.as_ref())
+            .map_or(0, |m| m.span.start)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Request,
+    Response,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Request => "request",
+            Side::Response => "response",
+        }
+    }
+}
+
+/// One HTTP/1.x message.
+#[derive(Debug)]
+pub struct Message<'s> {
+    pub start_line: StartLine<'s>,
+    pub start_line_span: Span,
+    /// Minor version: `0` for HTTP/1.0, `1` for HTTP/1.1.
+    pub minor_version: u8,
+    pub headers: Vec<Header<'s>>,
+    pub body: Body<'s>,
+    /// From the first byte of the start line to the last byte of the body.
+    pub span: Span,
+}
+
+impl<'s> Message<'s> {
+    /// The first header named `name` (ASCII case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&Header<'s>> {
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn method(&self) -> Option<&'s str> {
+        match self.start_line {
+            StartLine::Request { method, .. } => Some(method),
+            StartLine::Response { .. } => None,
+        }
+    }
+
+    pub fn status(&self) -> Option<u16> {
+        match self.start_line {
+            StartLine::Response { status, .. } => Some(status),
+            StartLine::Request { .. } => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum StartLine<'s> {
+    Request { method: &'s str, target: &'s str },
+    Response { status: u16, reason: &'s str },
+}
+
+/// A header line, borrowed from the capture.
+#[derive(Debug, Clone, Copy)]
+pub struct Header<'s> {
+    pub name: &'s str,
+    pub value: &'s [u8],
+    pub name_span: Span,
+    pub value_span: Span,
+}
+
+impl Header<'_> {
+    /// The value as text, if it is UTF-8.
+    pub fn value_str(&self) -> Option<&str> {
+        std::str::from_utf8(self.value).ok()
+    }
+
+    /// The whole `Name: value` line.
+    pub fn span(&self) -> Span {
+        Span::new(self.name_span.start, self.value_span.end)
+    }
+}
+
+/// A message body: where its raw bytes sit in the capture and, when the framing and
+/// content coding could be undone, the bytes a client would see.
+#[derive(Debug, Default)]
+pub struct Body<'s> {
+    pub raw: Span,
+    /// `None` when the bytes could not be recovered (broken chunked framing, an unknown
+    /// or corrupt content coding); the reader has recorded a problem for it.
+    pub content: Option<Content<'s>>,
+}
+
+impl<'s> Body<'s> {
+    /// The decoded bytes, when there are any.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.content.as_ref().map(|c| c.bytes.as_ref())
+    }
+}
+
+/// Decoded body bytes and how to map positions in them back to the capture.
+#[derive(Debug)]
+pub struct Content<'s> {
+    pub bytes: Cow<'s, [u8]>,
+    pub origin: Origin,
+}
+
+/// How decoded body positions relate to capture bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The body bytes are the capture bytes starting at this offset.
+    Verbatim { start: usize },
+    /// De-chunked: each piece of decoded bytes came from a chunk's data in the capture.
+    Chunked(Vec<Piece>),
+    /// Decompressed: the decoded bytes exist nowhere in the capture, so findings in them
+    /// point into a separate source named after the body.
+    Decoded,
+}
+
+/// `len` decoded bytes starting at `decoded` came from capture bytes starting at `raw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    pub decoded: usize,
+    pub raw: usize,
+    pub len: usize,
+}
+
+impl Content<'_> {
+    /// The capture span of decoded range `span`, or `None` for decompressed content.
+    pub fn capture_span(&self, span: Span) -> Option<Span> {
+        match &self.origin {
+            Origin::Verbatim { start } => Some(span.shift(*start)),
+            Origin::Chunked(pieces) => {
+                let start = map_chunked(pieces, span.start, false);
+                let end = map_chunked(pieces, span.end, true).max(start);
+                Some(Span::new(start, if span.is_empty() { start } else { end }))
+            }
+            Origin::Decoded => None,
+        }
+    }
+}
+
+/// A start offset on a chunk boundary maps to the next chunk's data, an end offset to
+/// the end of the previous one, so a span never covers chunk-size lines it need not.
+fn map_chunked(pieces: &[Piece], offset: usize, is_end: bool) -> usize {
+    let index = pieces.partition_point(|p| {
+        let piece_end = p.decoded + p.len;
+        if is_end { piece_end < offset } else { piece_end <= offset }
+    });
+    match pieces.get(index).or(pieces.last()) {
+        Some(p) => p.raw + (offset.saturating_sub(p.decoded)).min(p.len),
+        None => 0,
+    }
+}
+
+/// Something the reader found wrong with the bytes themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadProblem {
+    /// Bytes that should be an HTTP/1.x message but cannot be read as one.
+    Syntax {
+        span: Span,
+        message: String,
+        help: &'static str,
+    },
+    /// `Content-Length` disagrees with the bytes before the next message.
+    LengthMismatch {
+        header: Span,
+        declared: u64,
+        actual: usize,
+        body: Span,
+    },
+    /// A content coding that could not be undone.
+    Undecodable {
+        header: Span,
+        coding: String,
+        reason: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_positions_map_back_to_chunk_data() {
+        let pieces = vec![
+            Piece { decoded: 0, raw: 10, len: 4 },
+            Piece { decoded: 4, raw: 20, len: 3 },
+        ];
+        let content = Content {
+            bytes: Cow::Borrowed(b"abcdefg"),
+            origin: Origin::Chunked(pieces),
+        };
+        assert_eq!(content.capture_span(Span::new(1, 2)), Some(Span::new(11, 12)));
+        assert_eq!(content.capture_span(Span::new(5, 7)), Some(Span::new(21, 23)));
+        assert_eq!(content.capture_span(Span::new(3, 5)), Some(Span::new(13, 21)));
+        assert_eq!(content.capture_span(Span::new(4, 4)), Some(Span::new(20, 20)));
+    }
+}

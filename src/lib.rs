@@ -1,0 +1,2 @@
+pub mod capture;
+pub mod source;

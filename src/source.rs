@@ -1,0 +1,124 @@
+//! Byte spans into a capture and the line index that turns them into line and column.
+
+use std::ops::Range;
+
+/// A half-open byte range `start..end` into one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end, "span {start}..{end} is reversed");
+        Span { start, end }
+    }
+
+    /// The span of `part`, a sub-slice of `whole`, measured from the start of `whole`.
+    pub fn of_subslice(whole: &[u8], part: &[u8]) -> Self {
+        let start = part.as_ptr() as usize - whole.as_ptr() as usize;
+        Span::new(start, start + part.len())
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// This span moved `by` bytes to the right.
+    pub fn shift(self, by: usize) -> Self {
+        Span::new(self.start + by, self.end + by)
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A 1-based line and column; the column counts Unicode scalar values, as SARIF's
+/// `unicodeCodePoints` column kind does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Offsets of every line start of one source. Built only for sources that have findings,
+/// so clean traffic never pays for it.
+#[derive(Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &[u8]) -> Self {
+        let mut starts = Vec::with_capacity(text.len() / 40 + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text).map(|i| i + 1));
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// 0-based line number of the line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        match self.starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// Byte range of 0-based `line`, without its line terminator.
+    pub fn line_range(&self, text: &[u8], line: usize) -> Range<usize> {
+        let start = self.starts[line];
+        let mut end = self.starts.get(line + 1).map_or(self.len, |next| next - 1);
+        if end > start && text.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    pub fn line_col(&self, text: &[u8], offset: usize) -> LineCol {
+        let offset = offset.min(self.len);
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        LineCol {
+            line: line + 1,
+            column: char_count(&text[start..offset]) + 1,
+        }
+    }
+}
+
+/// Number of Unicode scalar values in `bytes`, counting each invalid byte as one.
+pub fn char_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_not_bytes() {
+        let text = "ab\r\nçé x\nlast".as_bytes();
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 3);
+        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+        let x = text.iter().position(|&b| b == b'x').unwrap();
+        assert_eq!(index.line_col(text, x), LineCol { line: 2, column: 4 });
+        assert_eq!(index.line_range(text, 0), 0..2);
+        assert_eq!(&text[index.line_range(text, 2)], b"last");
+        assert_eq!(index.line_col(text, 999), LineCol { line: 3, column: 5 });
+    }
+}
