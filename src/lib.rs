@@ -1,2 +1,30 @@
+//! a2alint reads recorded HTTP traffic of A2A agents and reports, at the exact bytes,
+//! where it breaks the A2A error contract and related wire rules.
+//!
+//! ```text
+//! paths ── walk ──▶ sorted capture files (explicit files of any name; - for stdin)
+//!       ── rayon, one file per task, order kept ──▶ for each file:
+//!            bytes ── capture::read_http ──▶ exchanges, every part with its byte span
+//!            exchanges ── classify ──▶ views (JSON decoded once)
+//!            views ── every rule ──▶ findings
+//!            findings ── resolve ──▶ diagnostics with line, column and a small window;
+//!                                    the file's bytes are dropped here
+//!       ── report (human, concise) ──▶ stdout; summary ──▶ stderr
+//!       ── exit status: 0 clean, 1 findings at or above --fail-on, 2 a2alint failed
+//! ```
+
 pub mod capture;
+pub mod classify;
+pub mod cli;
+pub mod finding;
+pub mod lint;
+pub mod report;
+pub mod resolve;
+pub mod rules;
 pub mod source;
+pub mod walk;
+
+mod app;
+
+pub use app::run;
+pub use lint::{FileReport, lint_inputs, lint_source};

@@ -45,7 +45,10 @@ fn back_to_back_wire_bytes_are_framed_by_content_length() {
     assert_eq!(body(resp(first)), "{\"a\":1}");
     let second = &capture.exchanges[1];
     assert_eq!(req(second).method(), Some("POST"));
-    assert_eq!(text(src, req(second).start_line_span), "POST /tasks/1:cancel HTTP/1.1");
+    assert_eq!(
+        text(src, req(second).start_line_span),
+        "POST /tasks/1:cancel HTTP/1.1"
+    );
     assert_eq!(resp(second).status(), Some(204));
     assert!(resp(second).body.raw.is_empty());
 }
@@ -55,19 +58,33 @@ fn every_header_name_and_value_has_a_span() {
     let src = b"GET /tasks/7 HTTP/1.1\r\nHost: agent.example\r\nA2A-Version:1.0\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type:  application/json \r\nContent-Length: 2\r\n\r\n{}";
     let capture = read_http(src);
     let request = req(&capture.exchanges[0]);
-    let names: Vec<_> = request.headers.iter().map(|h| text(src, h.name_span)).collect();
-    let values: Vec<_> = request.headers.iter().map(|h| text(src, h.value_span)).collect();
+    let names: Vec<_> = request
+        .headers
+        .iter()
+        .map(|h| text(src, h.name_span))
+        .collect();
+    let values: Vec<_> = request
+        .headers
+        .iter()
+        .map(|h| text(src, h.value_span))
+        .collect();
     assert_eq!(names, ["Host", "A2A-Version"]);
     assert_eq!(values, ["agent.example", "1.0"]);
     let content_type = resp(&capture.exchanges[0]).header("content-type").unwrap();
     assert_eq!(content_type.value, b"application/json");
-    assert_eq!(text(src, content_type.span()), "Content-Type:  application/json");
+    assert_eq!(
+        text(src, content_type.span()),
+        "Content-Type:  application/json"
+    );
     assert_eq!(resp(&capture.exchanges[0]).span, Span::new(63, src.len()));
 }
 
 #[test]
 fn chunked_sse_events_are_decoded_and_spans_stay_raw() {
-    let (event1, event2) = ("data: {\"task\":{\"id\":\"1\"}}\r\n\r\n", "data: {\"a\":1}\r\n\r\n");
+    let (event1, event2) = (
+        "data: {\"task\":{\"id\":\"1\"}}\r\n\r\n",
+        "data: {\"a\":1}\r\n\r\n",
+    );
     let src = format!(
         "POST /message:stream HTTP/1.1\r\nContent-Length: 2\r\n\r\n{{}}\r\n\
 HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n\
@@ -81,11 +98,16 @@ HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked
     let response = resp(&capture.exchanges[0]);
     assert_eq!(body(response), format!("{event1}{event2}"));
     let raw = text(src, response.body.raw);
-    assert!(raw.starts_with("1d;ext=1\r\n") && raw.ends_with("X-Trailer: done"), "{raw:?}");
+    assert!(
+        raw.starts_with("1d;ext=1\r\n") && raw.ends_with("X-Trailer: done"),
+        "{raw:?}"
+    );
     // A decoded position maps back into the second chunk's data.
     let content = response.body.content.as_ref().unwrap();
     let decoded = body(response).find("{\"a\"").unwrap();
-    let mapped = content.capture_span(Span::new(decoded, decoded + 7)).unwrap();
+    let mapped = content
+        .capture_span(Span::new(decoded, decoded + 7))
+        .unwrap();
     assert_eq!(text(src, mapped), "{\"a\":1}");
 }
 
@@ -128,7 +150,10 @@ HTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"id\": \"1\"}\n\n\
     assert!(capture.problems.is_empty(), "{:?}", capture.problems);
     assert_eq!(capture.exchanges.len(), 2);
     let first = &capture.exchanges[0];
-    assert_eq!(text(src, req(first).start_line_span), "GET /tasks/1 HTTP/1.1");
+    assert_eq!(
+        text(src, req(first).start_line_span),
+        "GET /tasks/1 HTTP/1.1"
+    );
     assert!(req(first).body.raw.is_empty());
     assert_eq!(body(resp(first)), "{\"id\": \"1\"}");
     let second = &capture.exchanges[1];
@@ -153,7 +178,11 @@ DELETE /b HTTP/1.1\r\n\r\nHTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
     assert_eq!(first.interim[0].status(), Some(100));
     assert_eq!(resp(first).status(), Some(200));
     for ex in &capture.exchanges[1..] {
-        assert!(resp(ex).body.raw.is_empty(), "exchange {} has a body", ex.index);
+        assert!(
+            resp(ex).body.raw.is_empty(),
+            "exchange {} has a body",
+            ex.index
+        );
     }
 }
 
@@ -177,9 +206,12 @@ fn content_length_mismatches_are_recorded_with_both_spans() {
         .problems
         .iter()
         .map(|p| match p {
-            ReadProblem::LengthMismatch { header, declared, actual, body } => {
-                (text(src, *header), *declared, *actual, text(src, *body))
-            }
+            ReadProblem::LengthMismatch {
+                header,
+                declared,
+                actual,
+                body,
+            } => (text(src, *header), *declared, *actual, text(src, *body)),
             other => panic!("unexpected {other:?}"),
         })
         .collect();
@@ -191,7 +223,10 @@ fn content_length_mismatches_are_recorded_with_both_spans() {
 fn truncated_files_keep_what_was_read() {
     let src = b"GET /tasks/1 HTTP/1.1\r\nHost: a\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: appl";
     let capture = read_http(src);
-    assert_eq!(syntax_messages(&capture), ["message head is not ended by an empty line"]);
+    assert_eq!(
+        syntax_messages(&capture),
+        ["message head is not ended by an empty line"]
+    );
     let response = resp(&capture.exchanges[0]);
     assert_eq!(text(src, response.headers[0].value_span), "appl");
 
@@ -199,7 +234,10 @@ fn truncated_files_keep_what_was_read() {
     let capture = read_http(chunk_cut);
     let messages = syntax_messages(&capture);
     assert_eq!(messages.len(), 1);
-    assert!(messages[0].starts_with("broken chunked framing: chunk declares 16 bytes"), "{messages:?}");
+    assert!(
+        messages[0].starts_with("broken chunked framing: chunk declares 16 bytes"),
+        "{messages:?}"
+    );
     assert!(resp(&capture.exchanges[0]).body.content.is_none());
 }
 
@@ -215,7 +253,9 @@ fn binary_garbage_and_empty_files_do_not_panic() {
     assert!(capture.exchanges.is_empty());
     assert!(!capture.problems.is_empty());
     for problem in &capture.problems {
-        let ReadProblem::Syntax { span, .. } = problem else { panic!("{problem:?}") };
+        let ReadProblem::Syntax { span, .. } = problem else {
+            panic!("{problem:?}")
+        };
         assert!(span.end <= garbage.len());
     }
 }
@@ -232,7 +272,10 @@ fn recovers_after_a_broken_message() {
         other => panic!("unexpected {other:?}"),
     }
     assert_eq!(capture.exchanges.len(), 2);
-    assert!(capture.exchanges[0].response.is_none(), "the broken response is dropped");
+    assert!(
+        capture.exchanges[0].response.is_none(),
+        "the broken response is dropped"
+    );
     assert_eq!(resp(&capture.exchanges[1]).status(), Some(200));
 
     let stray = b"this is not http\nmore junk\nGET / HTTP/1.1\n\nHTTP/1.1 200 OK\n\n";
@@ -259,9 +302,21 @@ fn unpaired_messages_become_one_sided_exchanges() {
 #[test]
 fn bad_start_lines_and_versions_are_located() {
     for (src, expected_span, expected_message) in [
-        (&b"HTTP/2 200\n\n"[..], "HTTP/2 200", "expected a request line"),
-        (b"GET /x HTTP/2.0\n\n", "GET /x HTTP/2.0", "start line is not HTTP/1.0 or HTTP/1.1"),
-        (b"GET /x HTTP/1.1\nX: \x01\n\n", "X: \x01", "malformed header line"),
+        (
+            &b"HTTP/2 200\n\n"[..],
+            "HTTP/2 200",
+            "expected a request line",
+        ),
+        (
+            b"GET /x HTTP/2.0\n\n",
+            "GET /x HTTP/2.0",
+            "start line is not HTTP/1.0 or HTTP/1.1",
+        ),
+        (
+            b"GET /x HTTP/1.1\nX: \x01\n\n",
+            "X: \x01",
+            "malformed header line",
+        ),
     ] {
         let capture = read_http(src);
         match &capture.problems[..] {

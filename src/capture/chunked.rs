@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use nom::bytes::complete::{take_while_m_n, take_while};
+use nom::bytes::complete::{take_while, take_while_m_n};
 use nom::{IResult, Parser};
 
 use crate::capture::lines::{line_at, next_line};
@@ -90,7 +90,8 @@ fn chunk_size(line: &[u8]) -> Result<usize, String> {
             String::from_utf8_lossy(&line[..line.len().min(40)])
         )
     })?;
-    let after_space: IResult<&[u8], &[u8]> = take_while(|b: u8| b == b' ' || b == b'\t').parse(rest);
+    let after_space: IResult<&[u8], &[u8]> =
+        take_while(|b: u8| b == b' ' || b == b'\t').parse(rest);
     let rest = after_space.map_or(rest, |(rest, _)| rest);
     if !rest.is_empty() && rest[0] != b';' {
         return Err("chunk size is followed by something other than a `;` extension".into());
@@ -135,8 +136,22 @@ mod tests {
         let out = dechunk(src, 0).unwrap();
         assert_eq!(&*out.bytes, b"Wikipedia");
         assert_eq!(&src[out.end..], b"NEXT");
-        assert_eq!(out.pieces[0], Piece { decoded: 0, raw: 10, len: 4 });
-        assert_eq!(out.pieces[1], Piece { decoded: 4, raw: 19, len: 5 });
+        assert_eq!(
+            out.pieces[0],
+            Piece {
+                decoded: 0,
+                raw: 10,
+                len: 4
+            }
+        );
+        assert_eq!(
+            out.pieces[1],
+            Piece {
+                decoded: 4,
+                raw: 19,
+                len: 5
+            }
+        );
     }
 
     #[test]

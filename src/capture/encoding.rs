@@ -41,7 +41,9 @@ fn decode_one(coding: &str, input: &[u8]) -> Result<Vec<u8>, String> {
         "deflate" => read_capped(flate2::read::ZlibDecoder::new(input))
             .or_else(|_| read_capped(flate2::read::DeflateDecoder::new(input))),
         "br" => read_capped(brotli::Decompressor::new(input, 4096)),
-        other => Err(format!("a2alint cannot decode the `{other}` content coding")),
+        other => Err(format!(
+            "a2alint cannot decode the `{other}` content coding"
+        )),
     }
 }
 
@@ -76,10 +78,16 @@ mod tests {
         assert_eq!(decode("gzip", &gzip(b"{}")).unwrap().unwrap(), b"{}");
         let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
         zlib.write_all(b"zlib").unwrap();
-        assert_eq!(decode("deflate", &zlib.finish().unwrap()).unwrap().unwrap(), b"zlib");
+        assert_eq!(
+            decode("deflate", &zlib.finish().unwrap()).unwrap().unwrap(),
+            b"zlib"
+        );
         let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         raw.write_all(b"raw").unwrap();
-        assert_eq!(decode("Deflate", &raw.finish().unwrap()).unwrap().unwrap(), b"raw");
+        assert_eq!(
+            decode("Deflate", &raw.finish().unwrap()).unwrap().unwrap(),
+            b"raw"
+        );
         let mut br = Vec::new();
         brotli::BrotliCompress(&mut &b"brotli"[..], &mut br, &Default::default()).unwrap();
         assert_eq!(decode("br", &br).unwrap().unwrap(), b"brotli");

@@ -93,7 +93,11 @@ impl<'s> Reader<'s> {
         if head.unterminated || self.has_no_body(head) {
             return (self.verbatim(start, start), start);
         }
-        let header = |name: &str| head.headers.iter().find(|h| h.name.eq_ignore_ascii_case(name));
+        let header = |name: &str| {
+            head.headers
+                .iter()
+                .find(|h| h.name.eq_ignore_ascii_case(name))
+        };
         let chunked = header("transfer-encoding").is_some_and(|h| {
             h.value_str()
                 .and_then(|v| v.rsplit(',').next())
@@ -101,8 +105,8 @@ impl<'s> Reader<'s> {
         });
         let (mut body, next) = if chunked {
             self.frame_chunked(start)
-        } else if let Some((length, declared_at)) = header("content-length")
-            .and_then(|h| self.content_length(h).map(|n| (n, h.value_span)))
+        } else if let Some((length, declared_at)) =
+            header("content-length").and_then(|h| self.content_length(h).map(|n| (n, h.value_span)))
         {
             self.frame_by_length(start, length, declared_at)
         } else {
@@ -142,7 +146,9 @@ impl<'s> Reader<'s> {
     }
 
     fn content_length(&mut self, header: &Header<'s>) -> Option<u64> {
-        let parsed = header.value_str().and_then(|v| v.trim().parse::<u64>().ok());
+        let parsed = header
+            .value_str()
+            .and_then(|v| v.trim().parse::<u64>().ok());
         if parsed.is_none() {
             self.syntax(
                 header.value_span,
@@ -175,7 +181,13 @@ impl<'s> Reader<'s> {
                 );
                 let next = self.delimiter_from(start);
                 let end = trim_trailing_blank(self.src, start, next);
-                (Body { raw: Span::new(start, end), content: None }, next)
+                (
+                    Body {
+                        raw: Span::new(start, end),
+                        content: None,
+                    },
+                    next,
+                )
             }
         }
     }
@@ -233,7 +245,9 @@ impl<'s> Reader<'s> {
                 }
                 self.pending = Some(message);
             }
-            StartLine::Response { status, .. } if (100..200).contains(&status) && self.pending.is_some() => {
+            StartLine::Response { status, .. }
+                if (100..200).contains(&status) && self.pending.is_some() =>
+            {
                 self.interim.push(message);
             }
             StartLine::Response { .. } => {
@@ -253,8 +267,10 @@ impl<'s> Reader<'s> {
     }
 
     fn syntax(&mut self, span: Span, message: String, help: &'static str) {
-        self.capture
-            .problems
-            .push(ReadProblem::Syntax { span, message, help });
+        self.capture.problems.push(ReadProblem::Syntax {
+            span,
+            message,
+            help,
+        });
     }
 }

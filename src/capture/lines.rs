@@ -166,7 +166,12 @@ mod tests {
             (b"POST  HTTP/1.1", false),
             (b"", false),
         ] {
-            assert_eq!(is_start_line(line, 0), expected, "{}", String::from_utf8_lossy(line));
+            assert_eq!(
+                is_start_line(line, 0),
+                expected,
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
 

@@ -10,4 +10,6 @@ pub mod model;
 
 pub use encoding::MAX_DECODED_BYTES;
 pub use http::read_http;
-pub use model::{Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine};
+pub use model::{
+    Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine,
+};

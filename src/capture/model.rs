@@ -183,7 +183,11 @@ impl Content<'_> {
 fn map_chunked(pieces: &[Piece], offset: usize, is_end: bool) -> usize {
     let index = pieces.partition_point(|p| {
         let piece_end = p.decoded + p.len;
-        if is_end { piece_end < offset } else { piece_end <= offset }
+        if is_end {
+            piece_end < offset
+        } else {
+            piece_end <= offset
+        }
     });
     match pieces.get(index).or(pieces.last()) {
         Some(p) => p.raw + (offset.saturating_sub(p.decoded)).min(p.len),
@@ -222,16 +226,36 @@ mod tests {
     #[test]
     fn chunked_positions_map_back_to_chunk_data() {
         let pieces = vec![
-            Piece { decoded: 0, raw: 10, len: 4 },
-            Piece { decoded: 4, raw: 20, len: 3 },
+            Piece {
+                decoded: 0,
+                raw: 10,
+                len: 4,
+            },
+            Piece {
+                decoded: 4,
+                raw: 20,
+                len: 3,
+            },
         ];
         let content = Content {
             bytes: Cow::Borrowed(b"abcdefg"),
             origin: Origin::Chunked(pieces),
         };
-        assert_eq!(content.capture_span(Span::new(1, 2)), Some(Span::new(11, 12)));
-        assert_eq!(content.capture_span(Span::new(5, 7)), Some(Span::new(21, 23)));
-        assert_eq!(content.capture_span(Span::new(3, 5)), Some(Span::new(13, 21)));
-        assert_eq!(content.capture_span(Span::new(4, 4)), Some(Span::new(20, 20)));
+        assert_eq!(
+            content.capture_span(Span::new(1, 2)),
+            Some(Span::new(11, 12))
+        );
+        assert_eq!(
+            content.capture_span(Span::new(5, 7)),
+            Some(Span::new(21, 23))
+        );
+        assert_eq!(
+            content.capture_span(Span::new(3, 5)),
+            Some(Span::new(13, 21))
+        );
+        assert_eq!(
+            content.capture_span(Span::new(4, 4)),
+            Some(Span::new(20, 20))
+        );
     }
 }

@@ -1,0 +1,109 @@
+//! Decodes a message body as JSON once, remembering where parsing failed when it does.
+
+use serde_json::Value;
+
+use crate::source::Span;
+
+/// The outcome of reading a body as JSON.
+#[derive(Debug)]
+pub enum JsonBody {
+    /// Not attempted: no body, an undecodable body, or neither declared nor shaped as JSON.
+    Absent,
+    Parsed(Value),
+    /// Declared or shaped as JSON but not valid; `at` is the span in the decoded body
+    /// where the parser stopped.
+    Invalid {
+        at: Span,
+        reason: String,
+    },
+}
+
+impl JsonBody {
+    /// Parses `body` when it is declared JSON, or when it looks like a JSON object or
+    /// array (JSON-RPC peers sometimes omit `Content-Type`).
+    pub fn decode(body: Option<&[u8]>, declared_json: bool) -> JsonBody {
+        let Some(bytes) = body else {
+            return JsonBody::Absent;
+        };
+        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        let shaped_like_json = matches!(first, Some(b'{' | b'['));
+        if first.is_none() || !(declared_json || shaped_like_json) {
+            return JsonBody::Absent;
+        }
+        match serde_json::from_slice(bytes) {
+            Ok(value) => JsonBody::Parsed(value),
+            Err(error) => {
+                let offset = offset_of(bytes, error.line(), error.column());
+                let end = (offset + 1).min(bytes.len());
+                JsonBody::Invalid {
+                    at: Span::new(offset.min(end), end),
+                    reason: reason_without_position(&error),
+                }
+            }
+        }
+    }
+
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            JsonBody::Parsed(value) => Some(value),
+            _ => None,
+        }
+    }
+}
+
+/// Byte offset of serde_json's 1-based line and column (columns count bytes).
+fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', bytes)
+            .nth(line - 2)
+            .map_or(bytes.len(), |i| i + 1)
+    };
+    (line_start + column.saturating_sub(1)).min(bytes.len())
+}
+
+/// serde_json appends " at line L column C"; the report shows the position itself.
+fn reason_without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) => text[..cut].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_the_byte_where_parsing_stopped() {
+        let body = b"{\n  \"a\": 1,\n  \"b\" 2\n}";
+        let JsonBody::Invalid { at, reason } = JsonBody::decode(Some(body), true) else {
+            panic!("expected invalid JSON");
+        };
+        assert_eq!(&body[at.range()], b"2");
+        assert_eq!(reason, "expected `:`");
+    }
+
+    #[test]
+    fn decodes_only_json_bodies() {
+        assert!(matches!(
+            JsonBody::decode(Some(b"plain text"), false),
+            JsonBody::Absent
+        ));
+        assert!(matches!(
+            JsonBody::decode(Some(b"   "), true),
+            JsonBody::Absent
+        ));
+        assert!(matches!(JsonBody::decode(None, true), JsonBody::Absent));
+        assert!(matches!(
+            JsonBody::decode(Some(b"[1]"), false),
+            JsonBody::Parsed(_)
+        ));
+        assert!(matches!(
+            JsonBody::decode(Some(b"{"), true),
+            JsonBody::Invalid { .. }
+        ));
+    }
+}

@@ -1,0 +1,95 @@
+//! The command line: what a user can ask for, parsed by clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::finding::Severity;
+
+/// Lints recorded A2A agent traffic: finds where errors break the A2A error contract.
+#[derive(Debug, Parser)]
+#[command(name = "a2alint", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint captures (`.http` files, or directories of them).
+    Check(CheckArgs),
+    /// List every rule with its group and default severity.
+    Rules,
+    /// Show the documentation of a rule.
+    Explain {
+        /// The rule id, for example `capture-syntax`.
+        rule: String,
+    },
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 when no finding is at or above --fail-on, \
+1 when one is, 2 when a2alint itself failed (bad flag, no input, unreadable file)."
+)]
+pub struct CheckArgs {
+    /// Capture files or directories to lint; `-` reads one capture from standard input.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// How findings are printed.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// The lowest severity that makes the exit status 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
+
+    /// When to colour output; `auto` honours NO_COLOR and FORCE_COLOR.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Number of files linted at once (default: one per CPU).
+    #[arg(short = 'j', long)]
+    pub threads: Option<usize>,
+
+    /// Print findings only: no summary.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// The name reports give to a capture read from standard input.
+    #[arg(long, default_value = "<stdin>")]
+    pub stdin_filename: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Rich diagnostics with the capture lines around each finding.
+    Human,
+    /// One line per finding: `path:line:col: severity[rule-id] message`.
+    Concise,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+impl FailOn {
+    pub fn threshold(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+            FailOn::Info => Severity::Info,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}

@@ -1,0 +1,116 @@
+//! What a rule reports: a rule id, a severity, a message, one primary label, optional
+//! related labels and help. Positions stay byte spans until `resolve` turns them into lines.
+
+use std::fmt;
+
+use crate::capture::{Content, Side};
+use crate::rules::RuleId;
+use crate::source::Span;
+
+/// How much a finding matters. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which bytes a label points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The capture file itself.
+    File,
+    /// The decoded body of one message, for bodies whose decoded bytes are not in the
+    /// file (content codings); reports show them as a source of their own.
+    DecodedBody { exchange: usize, side: Side },
+}
+
+/// A span with a short note about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub target: Target,
+    pub span: Span,
+    pub text: String,
+}
+
+impl Label {
+    /// A label on capture bytes.
+    pub fn at(span: Span, text: impl Into<String>) -> Self {
+        Label {
+            target: Target::File,
+            span,
+            text: text.into(),
+        }
+    }
+
+    /// A label on `span` of a message's decoded body; it points at the capture bytes when
+    /// the body can be mapped back to them, and at the decoded body otherwise.
+    pub fn in_body(
+        exchange: usize,
+        side: Side,
+        content: &Content<'_>,
+        span: Span,
+        text: impl Into<String>,
+    ) -> Self {
+        let text = text.into();
+        match content.capture_span(span) {
+            Some(span) => Label::at(span, text),
+            None => Label {
+                target: Target::DecodedBody { exchange, side },
+                span,
+                text,
+            },
+        }
+    }
+}
+
+/// One problem found in a capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: RuleId,
+    pub severity: Severity,
+    pub message: String,
+    pub primary: Label,
+    pub related: Vec<Label>,
+    pub help: Option<String>,
+}
+
+impl Finding {
+    /// A finding at the rule's default severity; the engine applies user overrides.
+    pub fn new(rule: RuleId, primary: Label, message: impl Into<String>) -> Self {
+        Finding {
+            rule,
+            severity: rule.default_severity(),
+            message: message.into(),
+            primary,
+            related: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn related(mut self, label: Label) -> Self {
+        self.related.push(label);
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}

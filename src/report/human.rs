@@ -1,0 +1,172 @@
+//! `--format human`: each finding rendered by miette's graphical handler from the small
+//! window `resolve` cut, never from the whole capture.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
+
+use crate::finding::Severity;
+use crate::lint::FileReport;
+use crate::resolve::{Diagnostic, Snippet};
+
+/// Output width; fixed so output does not depend on the terminal it was captured in.
+const WIDTH: usize = 100;
+/// Any non-zero value: windows already hold their context, see [`WindowSource`].
+const CONTEXT_LINES: usize = 2;
+
+pub fn write(reports: &[FileReport], color: bool, out: &mut dyn Write) -> io::Result<()> {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_width(WIDTH)
+        .without_primary_span_start()
+        .with_context_lines(CONTEXT_LINES);
+    let mut text = String::new();
+    for diagnostic in reports.iter().flat_map(|r| &r.diagnostics) {
+        text.clear();
+        let rendered = Rendered::main(diagnostic);
+        handler
+            .render_report(&mut text, &rendered)
+            .map_err(|_| io::Error::other("rendering a diagnostic failed"))?;
+        out.write_all(text.as_bytes())?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// A diagnostic, or one of its far-away related windows, as miette sees it.
+struct Rendered<'a> {
+    message: String,
+    code: Option<&'a str>,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: WindowSource<'a>,
+    related: Vec<Rendered<'a>>,
+}
+
+impl<'a> Rendered<'a> {
+    fn main(d: &'a Diagnostic) -> Self {
+        let docs = format!("see `a2alint explain {}`", d.rule);
+        Rendered {
+            message: d.message.clone(),
+            code: Some(d.rule.slug()),
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Info => miette::Severity::Advice,
+            },
+            help: Some(match &d.help {
+                Some(help) => format!("{help}\n{docs}"),
+                None => docs,
+            }),
+            source: WindowSource(&d.snippets[0]),
+            related: d.snippets[1..]
+                .iter()
+                .map(|snippet| Rendered {
+                    message: snippet.labels[0].text.clone(),
+                    code: None,
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: WindowSource(snippet),
+                    related: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl miette::Diagnostic for Rendered<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.code.map(|c| Box::new(c) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let labels = self.source.0.labels.iter().map(|label| {
+            let span = SourceSpan::from(label.range.clone());
+            let text = (!label.text.is_empty()).then(|| label.text.clone());
+            if label.primary {
+                LabeledSpan::new_primary_with_span(text, span)
+            } else {
+                LabeledSpan::new_with_span(text, span)
+            }
+        });
+        Some(Box::new(labels))
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+/// A window as a miette source: offsets are window offsets, line numbers are the
+/// capture's, and the name carries the real `path:line:col`.
+struct WindowSource<'a>(&'a Snippet);
+
+impl SourceCode for WindowSource<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
+        let snippet = self.0;
+        // The window already holds the context worth showing; give all of it.
+        let whole = SourceSpan::from(0..snippet.text.len());
+        let span = if context_lines_before + context_lines_after == 0 {
+            *span
+        } else {
+            whole
+        };
+        let inner = snippet.text.as_str().read_span(&span, 0, 0)?;
+        let name = format!("{}:{}:{}", snippet.name, snippet.line, snippet.column);
+        Ok(Box::new(MietteSpanContents::new_named(
+            name,
+            inner.data(),
+            *inner.span(),
+            inner.line() + snippet.first_line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}

@@ -1,0 +1,60 @@
+//! The closing summary on standard error: files, exchanges, findings by severity, time.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use crate::finding::Severity;
+use crate::lint::FileReport;
+
+/// Counts for the summary line.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    pub files: usize,
+    pub exchanges: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[FileReport]) -> Summary {
+        let mut summary = Summary {
+            files: reports.len(),
+            ..Summary::default()
+        };
+        for report in reports {
+            summary.exchanges += report.exchanges;
+            for d in &report.diagnostics {
+                match d.severity {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                    Severity::Info => summary.infos += 1,
+                }
+            }
+        }
+        summary
+    }
+
+    /// Is any finding at or above `threshold`?
+    pub fn fails(&self, threshold: Severity) -> bool {
+        match threshold {
+            Severity::Error => self.errors > 0,
+            Severity::Warning => self.errors + self.warnings > 0,
+            Severity::Info => self.errors + self.warnings + self.infos > 0,
+        }
+    }
+}
+
+pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) -> io::Result<()> {
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(
+        out,
+        "Checked {} ({}) in {:.2}s: {}, {}, {}",
+        plural(summary.files, "file"),
+        plural(summary.exchanges, "exchange"),
+        elapsed.as_secs_f64(),
+        plural(summary.errors, "error"),
+        plural(summary.warnings, "warning"),
+        plural(summary.infos, "info"),
+    )
+}

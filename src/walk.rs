@@ -1,0 +1,157 @@
+//! The first step of a run: turns the paths a user named into a sorted list of capture
+//! files, reporting unreadable paths without stopping.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+/// Directories never searched for captures.
+const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
+/// Extensions of capture files found in directories.
+const CAPTURE_EXTENSIONS: &[&str] = &["http"];
+
+/// One capture to lint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    File {
+        path: PathBuf,
+        name: String,
+    },
+    /// `-`: read standard input, shown under `name`.
+    Stdin {
+        name: String,
+    },
+}
+
+/// A path that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl Input {
+    pub fn display_name(&self) -> &str {
+        match self {
+            Input::File { name, .. } | Input::Stdin { name } => name,
+        }
+    }
+
+    pub fn read(&self) -> Result<Vec<u8>, InputError> {
+        let result = match self {
+            Input::File { path, .. } => std::fs::read(path),
+            Input::Stdin { .. } => {
+                let mut bytes = Vec::new();
+                std::io::stdin()
+                    .lock()
+                    .read_to_end(&mut bytes)
+                    .map(|_| bytes)
+            }
+        };
+        result.map_err(|e| InputError {
+            path: self.display_name().to_string(),
+            message: e.to_string(),
+        })
+    }
+}
+
+/// The inputs found under `paths`, and the paths that could not be walked.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub inputs: Vec<Input>,
+    pub errors: Vec<InputError>,
+}
+
+/// Expands `paths`: `-` is standard input, a file is taken whatever its extension, a
+/// directory yields its capture files in sorted order, skipping hidden directories,
+/// `target/` and `node_modules/`.
+pub fn walk(paths: &[PathBuf], stdin_name: &str) -> Walk {
+    let mut found = Walk::default();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            found.inputs.push(Input::Stdin {
+                name: stdin_name.to_string(),
+            });
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk_dir(path, &mut found),
+            Ok(_) => found.inputs.push(file_input(path)),
+            Err(e) => found.errors.push(InputError {
+                path: display_path(path),
+                message: e.to_string(),
+            }),
+        }
+    }
+    found
+}
+
+fn walk_dir(root: &Path, found: &mut Walk) {
+    let entries = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| entry.depth() == 0 || !is_skipped_dir(entry));
+    for entry in entries {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() && is_capture(entry.path()) => {
+                found.inputs.push(file_input(entry.path()));
+            }
+            Ok(_) => {}
+            Err(error) => found.errors.push(InputError {
+                path: error
+                    .path()
+                    .map_or_else(|| display_path(root), display_path),
+                message: walk_error_message(&error),
+            }),
+        }
+    }
+}
+
+fn walk_error_message(error: &walkdir::Error) -> String {
+    if let Some(ancestor) = error.loop_ancestor() {
+        return format!("symbolic link loop back to {}", display_path(ancestor));
+    }
+    error
+        .io_error()
+        .map_or_else(|| error.to_string(), ToString::to_string)
+}
+
+fn is_skipped_dir(entry: &walkdir::DirEntry) -> bool {
+    let name = entry.file_name().to_string_lossy();
+    entry.file_type().is_dir() && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref()))
+}
+
+fn is_capture(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| e.eq_ignore_ascii_case(c)))
+}
+
+fn file_input(path: &Path) -> Input {
+    Input::File {
+        path: path.to_path_buf(),
+        name: display_path(path),
+    }
+}
+
+/// The path as reports show it: as the user wrote it, with `/` separators and no `./`.
+pub fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut rest = text.as_str();
+    while let Some(stripped) = rest.strip_prefix("./") {
+        rest = stripped;
+    }
+    if rest.is_empty() {
+        ".".into()
+    } else {
+        rest.to_string()
+    }
+}
