@@ -5,7 +5,7 @@ use std::io::Write;
 use a2alint::capture::{Capture, Exchange, Message, ReadProblem, read_http};
 use a2alint::source::Span;
 
-fn text<'a>(src: &'a [u8], span: Span) -> &'a str {
+fn text(src: &[u8], span: Span) -> &str {
     std::str::from_utf8(&src[span.range()]).unwrap()
 }
 

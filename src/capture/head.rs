@@ -93,6 +93,7 @@ fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
                 span: Span::new(pos, pos + line_at(src, pos).len()),
                 message: format!("message head is longer than {MAX_HEAD_BYTES} bytes"),
                 help: "a capture holds HTTP/1.x messages; this does not look like one",
+                skipped: true,
             });
         }
         let line = line_at(src, at);
@@ -205,6 +206,7 @@ fn locate_error(src: &[u8], pos: usize, end: usize, error: httparse::Error) -> R
         span,
         message,
         help,
+        skipped: true,
     }
 }
 

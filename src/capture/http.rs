@@ -57,6 +57,7 @@ impl<'s> Reader<'s> {
                 "expected a request line or a status line".into(),
                 "a message starts with `METHOD /path HTTP/1.1` or `HTTP/1.1 200 OK`; \
                  lines between exchanges must be blank, `###` separators or `#`/`//` comments",
+                true,
             );
             return next_delimiter(src, pos);
         }
@@ -72,6 +73,7 @@ impl<'s> Reader<'s> {
                 head.start_line_span,
                 "message head is not ended by an empty line".into(),
                 "put an empty line after the last header, even when there is no body",
+                false,
             );
         }
         let (body, next) = self.frame_body(&head);
@@ -154,6 +156,7 @@ impl<'s> Reader<'s> {
                 header.value_span,
                 "Content-Length is not a non-negative integer".into(),
                 "the body was framed up to the next message instead",
+                false,
             );
         }
         parsed
@@ -178,6 +181,7 @@ impl<'s> Reader<'s> {
                     format!("broken chunked framing: {}", error.message),
                     "each chunk is a hexadecimal size line, that many bytes and a line end; \
                      a zero-size chunk ends the body",
+                    true,
                 );
                 let next = self.delimiter_from(start);
                 let end = trim_trailing_blank(self.src, start, next);
@@ -266,11 +270,12 @@ impl<'s> Reader<'s> {
         });
     }
 
-    fn syntax(&mut self, span: Span, message: String, help: &'static str) {
+    fn syntax(&mut self, span: Span, message: String, help: &'static str, skipped: bool) {
         self.capture.problems.push(ReadProblem::Syntax {
             span,
             message,
             help,
+            skipped,
         });
     }
 }

@@ -203,6 +203,9 @@ pub enum ReadProblem {
         span: Span,
         message: String,
         help: &'static str,
+        /// Whether the bytes were skipped up to the next separator or start line, rather
+        /// than read as well as they could be.
+        skipped: bool,
     },
     /// `Content-Length` disagrees with the bytes before the next message.
     LengthMismatch {

@@ -13,20 +13,30 @@ impl Rule for CaptureSyntax {
 
     fn check_capture(&self, capture: &Capture<'_>, out: &mut Vec<Finding>) {
         for problem in &capture.problems {
-            if let ReadProblem::Syntax {
+            let ReadProblem::Syntax {
                 span,
                 message,
                 help,
+                skipped,
             } = problem
-            {
-                let finding =
-                    Finding::new(self.id(), Label::at(*span, "cannot read this"), message).help(
-                        format!(
-                            "{help}; a2alint skipped to the next `###` separator or start line"
-                        ),
-                    );
-                out.push(finding);
-            }
+            else {
+                continue;
+            };
+            let (label, recovery) = if *skipped {
+                (
+                    "cannot read this",
+                    "a2alint skipped to the next `###` separator or start line",
+                )
+            } else {
+                (
+                    "read as far as possible",
+                    "a2alint read the rest of the message as best it could",
+                )
+            };
+            out.push(
+                Finding::new(self.id(), Label::at(*span, label), message)
+                    .help(format!("{help}; {recovery}")),
+            );
         }
     }
 }

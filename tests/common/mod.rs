@@ -1,0 +1,26 @@
+//! Helpers shared by the integration tests.
+
+use std::path::Path;
+
+use a2alint::cli::Format;
+use a2alint::{FileReport, lint_source};
+
+/// Lints a file, showing it under its path relative to the crate root.
+pub fn lint_file(path: &Path) -> FileReport {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shown = path.strip_prefix(root).unwrap_or(path);
+    let bytes = std::fs::read(path).unwrap();
+    lint_source(&shown.to_string_lossy().replace('\\', "/"), &bytes)
+}
+
+/// Renders reports as a user would see them, without colour.
+pub fn render(format: Format, reports: &[FileReport]) -> String {
+    let mut out = Vec::new();
+    a2alint::report::write(format, reports, false, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The slugs of the rules that fired, with repeats, in report order.
+pub fn fired(report: &FileReport) -> Vec<&'static str> {
+    report.diagnostics.iter().map(|d| d.rule.slug()).collect()
+}

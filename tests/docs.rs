@@ -1,0 +1,71 @@
+//! Rule docs stay true: every rule has one, with the fixed headings, whose Example fires
+//! the rule and whose "Use instead" does not; no doc belongs to no rule.
+
+use std::path::Path;
+
+use a2alint::lint_source;
+use a2alint::rules::RuleId;
+
+const HEADINGS: &[&str] = &[
+    "## What it checks",
+    "## Why it matters",
+    "## Example",
+    "## Use instead",
+    "## References",
+];
+
+/// The first ```http block after `heading`.
+fn block_after<'a>(doc: &'a str, heading: &str) -> &'a str {
+    let section = doc
+        .split_once(heading)
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no {heading}"));
+    let start = section.find("```http\n").expect("an ```http block") + "```http\n".len();
+    let len = section[start..].find("\n```").expect("a closing fence");
+    &section[start..start + len + 1]
+}
+
+fn fires(rule: RuleId, capture: &str) -> bool {
+    lint_source("doc.http", capture.as_bytes())
+        .diagnostics
+        .iter()
+        .any(|d| d.rule == rule)
+}
+
+#[test]
+fn every_doc_has_the_headings_and_honest_examples() {
+    for &rule in RuleId::ALL {
+        let doc = rule.doc();
+        assert!(
+            doc.starts_with(&format!("# {}\n", rule.slug())),
+            "{rule}: title"
+        );
+        for heading in HEADINGS {
+            assert!(doc.contains(heading), "{rule}: missing {heading}");
+        }
+        assert!(!rule.summary().is_empty(), "{rule}: empty summary");
+        assert!(
+            fires(rule, block_after(doc, "## Example")),
+            "{rule}: Example does not fire"
+        );
+        assert!(
+            !fires(rule, block_after(doc, "## Use instead")),
+            "{rule}: Use instead fires"
+        );
+    }
+}
+
+#[test]
+fn every_doc_belongs_to_a_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(slug) = name.strip_suffix(".md").filter(|_| name != "README.md") {
+            assert!(
+                RuleId::from_slug(slug).is_some(),
+                "rules/{name} documents no rule"
+            );
+        }
+    }
+}
