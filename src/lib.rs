@@ -5,7 +5,7 @@
 //! paths ── walk ──▶ sorted capture files (explicit files of any name; - for stdin)
 //!       ── rayon, one file per task, order kept ──▶ for each file:
 //!            bytes ── capture::read_http ──▶ exchanges, every part with its byte span
-//!            exchanges ── classify ──▶ views (JSON decoded once)
+//!            each exchange ── classify ──▶ a view (JSON decoded once, dropped after)
 //!            views ── every rule ──▶ findings
 //!            findings ── resolve ──▶ diagnostics with line, column and a small window;
 //!                                    the file's bytes are dropped here

@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::capture::read_http;
+use crate::capture::HttpReader;
 use crate::classify::classify;
-use crate::resolve::{Diagnostic, resolve};
+use crate::resolve::{Diagnostic, Resolver};
 use crate::rules;
 use crate::walk::{Input, InputError};
 
@@ -17,21 +17,29 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Lints the capture `bytes`, shown as `path`.
+/// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
+/// one at a time; only diagnostics outlive them.
 pub fn lint_source(path: &str, bytes: &[u8]) -> FileReport {
-    let capture = read_http(bytes);
-    let views = classify(&capture);
+    let mut reader = HttpReader::new(bytes);
+    let mut resolver = Resolver::new(path, bytes);
     let mut findings = Vec::new();
-    for rule in rules::all() {
-        rule.check_capture(&capture, &mut findings);
-        for view in &views {
-            rule.check_exchange(view, &mut findings);
+    let mut exchanges = 0;
+    for exchange in reader.by_ref() {
+        exchanges += 1;
+        let view = classify(&exchange);
+        for rule in rules::all() {
+            rule.check_exchange(&view, &mut findings);
         }
+        resolver.add(findings.drain(..), Some(&exchange));
     }
+    for rule in rules::all() {
+        rule.check_problems(reader.problems(), &mut findings);
+    }
+    resolver.add(findings.drain(..), None);
     FileReport {
         path: path.to_string(),
-        exchanges: capture.exchanges.len(),
-        diagnostics: resolve(path, bytes, &capture, findings),
+        exchanges,
+        diagnostics: resolver.finish(),
     }
 }
 

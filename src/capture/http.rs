@@ -3,6 +3,7 @@
 //! codings, pairs requests with responses, and resynchronises after broken bytes.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 
 use crate::capture::chunked::dechunk;
 use crate::capture::encoding::decode;
@@ -16,38 +17,74 @@ use crate::capture::model::{
 };
 use crate::source::Span;
 
-/// Reads every exchange of a `.http` capture. Never fails: what cannot be read becomes a
-/// [`ReadProblem`] and reading resumes at the next separator or start line.
+/// Reads every exchange of a `.http` capture at once. Never fails: what cannot be read
+/// becomes a [`ReadProblem`] and reading resumes at the next separator or start line.
 pub fn read_http(src: &[u8]) -> Capture<'_> {
-    let mut reader = Reader {
-        src,
-        capture: Capture::default(),
-        pending: None,
-        interim: Vec::new(),
-    };
-    let mut pos = 0;
-    loop {
-        pos = skip_trivia(src, pos);
-        if pos >= src.len() {
-            break;
-        }
-        pos = reader.read_message(pos);
+    let mut reader = HttpReader::new(src);
+    let exchanges = reader.by_ref().collect();
+    Capture {
+        exchanges,
+        problems: reader.into_problems(),
     }
-    if let Some(request) = reader.pending.take() {
-        reader.push_exchange(Some(request), None);
-    }
-    reader.capture
 }
 
-struct Reader<'s> {
+/// Reads a `.http` capture one exchange at a time, so a large capture never has all its
+/// exchanges in memory. Problems met on the way are kept until the caller asks for them.
+pub struct HttpReader<'s> {
     src: &'s [u8],
-    capture: Capture<'s>,
+    pos: usize,
+    problems: Vec<ReadProblem>,
     /// A request still waiting for its final response.
     pending: Option<Message<'s>>,
     interim: Vec<Message<'s>>,
+    /// Exchanges complete but not yet handed out.
+    ready: VecDeque<Exchange<'s>>,
+    next_index: usize,
 }
 
-impl<'s> Reader<'s> {
+impl<'s> HttpReader<'s> {
+    pub fn new(src: &'s [u8]) -> Self {
+        HttpReader {
+            src,
+            pos: 0,
+            problems: Vec::new(),
+            pending: None,
+            interim: Vec::new(),
+            ready: VecDeque::new(),
+            next_index: 0,
+        }
+    }
+
+    /// The problems met so far.
+    pub fn problems(&self) -> &[ReadProblem] {
+        &self.problems
+    }
+
+    pub fn into_problems(self) -> Vec<ReadProblem> {
+        self.problems
+    }
+}
+
+impl<'s> Iterator for HttpReader<'s> {
+    type Item = Exchange<'s>;
+
+    fn next(&mut self) -> Option<Exchange<'s>> {
+        loop {
+            if let Some(exchange) = self.ready.pop_front() {
+                return Some(exchange);
+            }
+            self.pos = skip_trivia(self.src, self.pos);
+            if self.pos >= self.src.len() {
+                let request = self.pending.take()?;
+                self.push_exchange(Some(request), None);
+                continue;
+            }
+            self.pos = self.read_message(self.pos);
+        }
+    }
+}
+
+impl<'s> HttpReader<'s> {
     /// Reads the message at `pos` and returns where reading goes on.
     fn read_message(&mut self, pos: usize) -> usize {
         let src = self.src;
@@ -64,7 +101,7 @@ impl<'s> Reader<'s> {
         let head = match parse_head(src, pos) {
             Ok(head) => head,
             Err(problem) => {
-                self.capture.problems.push(problem);
+                self.problems.push(problem);
                 return next_delimiter(src, pos);
             }
         };
@@ -125,7 +162,7 @@ impl<'s> Reader<'s> {
                 Ok(None) => {}
                 Err(failure) => {
                     body.content = None;
-                    self.capture.problems.push(ReadProblem::Undecodable {
+                    self.problems.push(ReadProblem::Undecodable {
                         header: coding.value_span,
                         coding: failure.coding,
                         reason: failure.reason,
@@ -208,7 +245,7 @@ impl<'s> Reader<'s> {
             return (self.verbatim(start, end), end);
         }
         let (body, next) = self.frame_to_delimiter(start);
-        self.capture.problems.push(ReadProblem::LengthMismatch {
+        self.problems.push(ReadProblem::LengthMismatch {
             header,
             declared: length,
             actual: body.raw.len(),
@@ -262,16 +299,17 @@ impl<'s> Reader<'s> {
     }
 
     fn push_exchange(&mut self, request: Option<Message<'s>>, response: Option<Message<'s>>) {
-        self.capture.exchanges.push(Exchange {
-            index: self.capture.exchanges.len(),
+        self.ready.push_back(Exchange {
+            index: self.next_index,
             request,
             interim: std::mem::take(&mut self.interim),
             response,
         });
+        self.next_index += 1;
     }
 
     fn syntax(&mut self, span: Span, message: String, help: &'static str, skipped: bool) {
-        self.capture.problems.push(ReadProblem::Syntax {
+        self.problems.push(ReadProblem::Syntax {
             span,
             message,
             help,

@@ -9,7 +9,7 @@ mod lines;
 pub mod model;
 
 pub use encoding::MAX_DECODED_BYTES;
-pub use http::read_http;
+pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine,
 };

@@ -7,7 +7,7 @@ mod media;
 pub use json::JsonBody;
 pub use media::MediaType;
 
-use crate::capture::{Capture, Exchange, Message, Side};
+use crate::capture::{Exchange, Message, Side};
 
 /// What rules see of one exchange.
 #[derive(Debug)]
@@ -32,17 +32,14 @@ pub struct MessageView<'a, 's> {
     pub json: JsonBody,
 }
 
-/// Builds the view of every exchange in a capture.
-pub fn classify<'a, 's>(capture: &'a Capture<'s>) -> Vec<ExchangeView<'a, 's>> {
-    capture
-        .exchanges
-        .iter()
-        .map(|exchange| ExchangeView {
-            exchange,
-            request: exchange.request.as_ref().map(|m| view(m, Side::Request)),
-            response: exchange.response.as_ref().map(|m| view(m, Side::Response)),
-        })
-        .collect()
+/// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
+/// JSON never accumulates over a large capture.
+pub fn classify<'a, 's>(exchange: &'a Exchange<'s>) -> ExchangeView<'a, 's> {
+    ExchangeView {
+        exchange,
+        request: exchange.request.as_ref().map(|m| view(m, Side::Request)),
+        response: exchange.response.as_ref().map(|m| view(m, Side::Response)),
+    }
 }
 
 fn view<'a, 's>(message: &'a Message<'s>, side: Side) -> MessageView<'a, 's> {

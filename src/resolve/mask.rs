@@ -1,7 +1,5 @@
-//! Finds the credential values in a capture's headers so every output can mask them.
-
-use crate::capture::Capture;
-use crate::source::Span;
+//! Recognises credential header lines in the text a report is about to show, so their
+//! values are masked in every window whatever message they belong to.
 
 /// Headers whose values are credentials.
 const CREDENTIAL_HEADERS: &[&str] = &[
@@ -13,20 +11,36 @@ const CREDENTIAL_HEADERS: &[&str] = &[
     "api-key",
 ];
 
-/// Value spans of every credential header in the capture, sorted by start.
-pub fn credential_spans(capture: &Capture<'_>) -> Vec<Span> {
-    let mut spans: Vec<Span> = capture
-        .exchanges
+/// If `line` is a credential header line, the offset in it where the value starts.
+pub fn credential_value_start(line: &[u8]) -> Option<usize> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let name = line[..colon].trim_ascii();
+    let is_credential = CREDENTIAL_HEADERS
         .iter()
-        .flat_map(|e| e.request.iter().chain(&e.interim).chain(e.response.iter()))
-        .flat_map(|m| &m.headers)
-        .filter(|h| {
-            CREDENTIAL_HEADERS
-                .iter()
-                .any(|c| h.name.eq_ignore_ascii_case(c))
-        })
-        .map(|h| h.value_span)
-        .collect();
-    spans.sort();
-    spans
+        .any(|c| name.eq_ignore_ascii_case(c.as_bytes()));
+    if !is_credential {
+        return None;
+    }
+    let leading = line[colon + 1..]
+        .iter()
+        .take_while(|b| **b == b' ' || **b == b'\t')
+        .count();
+    Some(colon + 1 + leading)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_values_of_credential_headers_only() {
+        assert_eq!(credential_value_start(b"Authorization: Bearer x"), Some(15));
+        assert_eq!(credential_value_start(b"cookie:\tsid=1"), Some(8));
+        assert_eq!(credential_value_start(b"X-Api-Key:k"), Some(10));
+        assert_eq!(
+            credential_value_start(b"Content-Type: application/json"),
+            None
+        );
+        assert_eq!(credential_value_start(b"no colon here"), None);
+    }
 }

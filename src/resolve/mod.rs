@@ -1,15 +1,13 @@
 //! Between rules and reporters: turns findings' byte spans into line and column, and cuts
-//! the context windows reporters show, while the capture is still in memory. What comes
-//! out holds no reference to the capture, so a run keeps one file's bytes per thread.
+//! the context windows reporters show, while the bytes they point at are still in memory.
+//! What comes out holds no reference to the capture.
 
 mod mask;
 mod snippet;
 
 pub use snippet::{Snippet, SnippetLabel};
 
-use std::collections::HashMap;
-
-use crate::capture::{Capture, Side};
+use crate::capture::{Exchange, Side};
 use crate::finding::{Finding, Label, Severity, Target};
 use crate::rules::RuleId;
 use crate::source::{LineCol, LineIndex, Span};
@@ -44,43 +42,59 @@ pub struct Location {
     pub text: String,
 }
 
-/// Resolves the findings of one capture file named `path`.
-pub fn resolve(
-    path: &str,
-    bytes: &[u8],
-    capture: &Capture<'_>,
-    findings: Vec<Finding>,
-) -> Vec<Diagnostic> {
-    if findings.is_empty() {
-        return Vec::new();
-    }
-    let mut resolver = Resolver {
-        path,
-        bytes,
-        capture,
-        file_index: LineIndex::new(bytes),
-        masks: mask::credential_spans(capture),
-        body_indexes: HashMap::new(),
-    };
-    let mut diagnostics: Vec<Diagnostic> =
-        findings.iter().map(|f| resolver.diagnostic(f)).collect();
-    diagnostics.sort_by(|a, b| {
-        (a.primary.span.start, a.rule, &a.message).cmp(&(b.primary.span.start, b.rule, &b.message))
-    });
-    diagnostics
-}
-
-struct Resolver<'r, 's> {
+/// Resolves the findings of one capture file as they come.
+pub struct Resolver<'r> {
     path: &'r str,
-    bytes: &'s [u8],
-    capture: &'r Capture<'s>,
-    file_index: LineIndex,
-    masks: Vec<Span>,
-    body_indexes: HashMap<(usize, Side), LineIndex>,
+    bytes: &'r [u8],
+    /// Built at the first finding: clean files never pay for it.
+    file_index: Option<LineIndex>,
+    diagnostics: Vec<Diagnostic>,
 }
 
-impl Resolver<'_, '_> {
-    fn diagnostic(&mut self, finding: &Finding) -> Diagnostic {
+impl<'r> Resolver<'r> {
+    pub fn new(path: &'r str, bytes: &'r [u8]) -> Self {
+        Resolver {
+            path,
+            bytes,
+            file_index: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Resolves findings about `exchange` (needed for labels in its decoded bodies), or
+    /// about the file as a whole.
+    pub fn add(
+        &mut self,
+        findings: impl Iterator<Item = Finding>,
+        exchange: Option<&Exchange<'_>>,
+    ) {
+        for finding in findings {
+            let diagnostic = self.diagnostic(&finding, exchange);
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
+    /// The diagnostics, ordered by position, then rule, then message.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        self.diagnostics.sort_by(|a, b| {
+            (a.primary.span.start, a.rule, &a.message).cmp(&(
+                b.primary.span.start,
+                b.rule,
+                &b.message,
+            ))
+        });
+        self.diagnostics
+    }
+
+    fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
+        let file_index = self
+            .file_index
+            .get_or_insert_with(|| LineIndex::new(self.bytes));
+        let file = FileText {
+            path: self.path,
+            bytes: self.bytes,
+            index: file_index,
+        };
         let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
             .chain(finding.related.iter().map(|l| (l, false)))
             .collect();
@@ -89,23 +103,36 @@ impl Resolver<'_, '_> {
             severity: finding.severity,
             message: finding.message.clone(),
             help: finding.help.clone(),
-            primary: self.location(&finding.primary),
-            related: finding.related.iter().map(|l| self.location(l)).collect(),
-            snippets: self
-                .group(&labels)
-                .into_iter()
-                .map(|g| self.snippet(&g))
+            primary: file.location(&finding.primary, exchange),
+            related: finding
+                .related
+                .iter()
+                .map(|l| file.location(l, exchange))
+                .collect(),
+            snippets: file
+                .group(&labels, exchange)
+                .iter()
+                .map(|group| file.snippet(group, exchange))
                 .collect(),
         }
     }
+}
 
-    fn location(&self, label: &Label) -> Location {
+/// The capture file being resolved.
+struct FileText<'a> {
+    path: &'a str,
+    bytes: &'a [u8],
+    index: &'a LineIndex,
+}
+
+impl FileText<'_> {
+    fn location(&self, label: &Label, exchange: Option<&Exchange<'_>>) -> Location {
         let (span, body) = match label.target {
             Target::File => (label.span, None),
-            Target::DecodedBody { exchange, side } => (
-                self.body_span(exchange, side),
-                Some(body_name(exchange, side)),
-            ),
+            Target::DecodedBody { side, .. } => {
+                let raw = message_body(exchange, side).map_or(Span::default(), |b| b.raw);
+                (raw, Some(body_name(label.target)))
+            }
         };
         let span = Span::new(
             span.start.min(self.bytes.len()),
@@ -113,35 +140,33 @@ impl Resolver<'_, '_> {
         );
         Location {
             span,
-            start: self.file_index.line_col(self.bytes, span.start),
-            end: self.file_index.line_col(self.bytes, span.end),
+            start: self.index.line_col(self.bytes, span.start),
+            end: self.index.line_col(self.bytes, span.end),
             body,
             text: label.text.clone(),
         }
     }
 
-    fn body_span(&self, exchange: usize, side: Side) -> Span {
-        self.capture.exchanges[exchange]
-            .message(side)
-            .map_or(Span::default(), |m| m.body.raw)
-    }
-
-    fn body_bytes(&self, exchange: usize, side: Side) -> &[u8] {
-        self.capture.exchanges[exchange]
-            .message(side)
-            .and_then(|m| m.body.bytes())
-            .unwrap_or_default()
-    }
-
     /// Splits labels into groups that share one window: same source, close together.
-    fn group<'f>(&mut self, labels: &[(&'f Label, bool)]) -> Vec<Vec<(&'f Label, bool)>> {
+    fn group<'f>(
+        &self,
+        labels: &[(&'f Label, bool)],
+        exchange: Option<&Exchange<'_>>,
+    ) -> Vec<Vec<(&'f Label, bool)>> {
+        let line_of = |label: &Label| match label.target {
+            Target::File => self.index.line_of(label.span.start),
+            Target::DecodedBody { side, .. } => {
+                let bytes = decoded_bytes(exchange, side);
+                memchr::memchr_iter(b'\n', &bytes[..label.span.start.min(bytes.len())]).count()
+            }
+        };
         let mut groups: Vec<Vec<(&Label, bool)>> = Vec::new();
         for &(label, primary) in labels {
-            let line = self.line_of(label);
+            let line = line_of(label);
             let near = groups.iter_mut().find(|group| {
                 group.iter().all(|(other, _)| {
                     other.target == label.target
-                        && self.line_of(other).abs_diff(line) <= SAME_WINDOW_LINES
+                        && line_of(other).abs_diff(line) <= SAME_WINDOW_LINES
                 })
             });
             match near {
@@ -152,26 +177,7 @@ impl Resolver<'_, '_> {
         groups
     }
 
-    fn line_of(&mut self, label: &Label) -> usize {
-        match label.target {
-            Target::File => self.file_index.line_of(label.span.start),
-            Target::DecodedBody { exchange, side } => {
-                self.body_index(exchange, side).line_of(label.span.start)
-            }
-        }
-    }
-
-    fn body_index(&mut self, exchange: usize, side: Side) -> &LineIndex {
-        let bytes = self.capture.exchanges[exchange]
-            .message(side)
-            .and_then(|m| m.body.bytes())
-            .unwrap_or_default();
-        self.body_indexes
-            .entry((exchange, side))
-            .or_insert_with(|| LineIndex::new(bytes))
-    }
-
-    fn snippet(&mut self, group: &[(&Label, bool)]) -> Snippet {
+    fn snippet(&self, group: &[(&Label, bool)], exchange: Option<&Exchange<'_>>) -> Snippet {
         let spans: Vec<(Span, &str, bool)> = group
             .iter()
             .map(|(l, p)| (l.span, l.text.as_str(), *p))
@@ -180,17 +186,15 @@ impl Resolver<'_, '_> {
             Target::File => SourceText {
                 name: self.path.to_string(),
                 bytes: self.bytes,
-                index: &self.file_index,
-                masks: &self.masks,
+                index: self.index,
             }
             .snippet(&spans),
-            Target::DecodedBody { exchange, side } => {
-                self.body_index(exchange, side);
+            target @ Target::DecodedBody { side, .. } => {
+                let bytes = decoded_bytes(exchange, side);
                 SourceText {
-                    name: format!("{}{}", self.path, body_name(exchange, side)),
-                    bytes: self.body_bytes(exchange, side),
-                    index: &self.body_indexes[&(exchange, side)],
-                    masks: &[],
+                    name: format!("{}{}", self.path, body_name(target)),
+                    bytes,
+                    index: &LineIndex::new(bytes),
                 }
                 .snippet(&spans)
             }
@@ -198,7 +202,25 @@ impl Resolver<'_, '_> {
     }
 }
 
+fn message_body<'e>(
+    exchange: Option<&'e Exchange<'_>>,
+    side: Side,
+) -> Option<&'e crate::capture::Body<'e>> {
+    exchange.and_then(|e| e.message(side)).map(|m| &m.body)
+}
+
+fn decoded_bytes<'e>(exchange: Option<&'e Exchange<'_>>, side: Side) -> &'e [u8] {
+    message_body(exchange, side)
+        .and_then(|b| b.bytes())
+        .unwrap_or_default()
+}
+
 /// The name a decoded body is shown under, after the file path.
-fn body_name(exchange: usize, side: Side) -> String {
-    format!("#exchanges[{exchange}].{}.body", side.name())
+fn body_name(target: Target) -> String {
+    match target {
+        Target::DecodedBody { exchange, side } => {
+            format!("#exchanges[{exchange}].{}.body", side.name())
+        }
+        Target::File => String::new(),
+    }
 }

@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use crate::resolve::mask::credential_value_start;
 use crate::source::{LineIndex, Span};
 
 /// Lines of context shown before and after the labelled lines.
@@ -41,13 +42,13 @@ pub struct SourceText<'a> {
     pub name: String,
     pub bytes: &'a [u8],
     pub index: &'a LineIndex,
-    /// Byte spans whose content must never be shown (credentials), sorted by start.
-    pub masks: &'a [Span],
 }
 
 /// A line of the window: which source bytes it shows and where they start in the text.
 struct Piece {
     shown: Range<usize>,
+    /// Bytes never shown: the value of a credential header on this line.
+    masked: Range<usize>,
     text_start: usize,
     prefix_len: usize,
 }
@@ -84,15 +85,18 @@ impl SourceText<'_> {
                 .find(|s| range.contains(&s.start))
                 .map_or(range.start, |s| s.start);
             let shown = self.clip(range.clone(), focus);
+            let masked = credential_value_start(&self.bytes[range.clone()])
+                .map_or(0..0, |start| range.start + start..range.end);
             let prefix = if shown.start > range.start { "…" } else { "" };
             let text_start = text.len();
             text.push_str(prefix);
-            text.push_str(&self.display(shown.clone()));
+            text.push_str(&self.display(shown.clone(), &masked));
             if shown.end < range.end {
                 text.push('…');
             }
             pieces.push(Piece {
                 shown,
+                masked,
                 text_start,
                 prefix_len: prefix.len(),
             });
@@ -103,7 +107,9 @@ impl SourceText<'_> {
             let piece = &pieces[line - first_line];
             let inside = offset.clamp(piece.shown.start, piece.shown.end);
             let inside = self.char_start(inside).max(piece.shown.start);
-            piece.text_start + piece.prefix_len + self.display(piece.shown.start..inside).len()
+            piece.text_start
+                + piece.prefix_len
+                + self.display(piece.shown.start..inside, &piece.masked).len()
         };
         let labels = labels
             .iter()
@@ -177,11 +183,11 @@ impl SourceText<'_> {
 
     /// Source bytes as display text: masked bytes become `*`, control characters and
     /// invalid UTF-8 become U+FFFD, so nothing in a capture can drive the terminal.
-    fn display(&self, range: Range<usize>) -> String {
+    fn display(&self, range: Range<usize>, masked: &Range<usize>) -> String {
         let mut out = String::with_capacity(range.len());
         let mut at = range.start;
         while at < range.end {
-            if self.is_masked(at) {
+            if masked.contains(&at) {
                 out.push('*');
                 at += 1;
                 continue;
@@ -203,11 +209,6 @@ impl SourceText<'_> {
         }
         out
     }
-
-    fn is_masked(&self, offset: usize) -> bool {
-        let next = self.masks.partition_point(|m| m.start <= offset);
-        self.masks[..next].iter().rev().any(|m| offset < m.end)
-    }
 }
 
 fn utf8_width(first: u8) -> usize {
@@ -223,12 +224,11 @@ fn utf8_width(first: u8) -> usize {
 mod tests {
     use super::*;
 
-    fn source<'a>(bytes: &'a [u8], index: &'a LineIndex, masks: &'a [Span]) -> SourceText<'a> {
+    fn source<'a>(bytes: &'a [u8], index: &'a LineIndex) -> SourceText<'a> {
         SourceText {
             name: "x.http".into(),
             bytes,
             index,
-            masks,
         }
     }
 
@@ -237,7 +237,7 @@ mod tests {
         let bytes = b"l1\nl2\nl3\nTARGET here\nl5\nl6\nl7\n";
         let index = LineIndex::new(bytes);
         let at = bytes.windows(6).position(|w| w == b"TARGET").unwrap();
-        let snippet = source(bytes, &index, &[]).snippet(&[(Span::new(at, at + 6), "here", true)]);
+        let snippet = source(bytes, &index).snippet(&[(Span::new(at, at + 6), "here", true)]);
         assert_eq!(snippet.text, "l2\nl3\nTARGET here\nl5\nl6");
         assert_eq!(snippet.first_line, 1);
         assert_eq!((snippet.line, snippet.column), (4, 1));
@@ -249,7 +249,7 @@ mod tests {
         let mut bytes = vec![b'a'; 5000];
         bytes[3000..3003].copy_from_slice(b"XYZ");
         let index = LineIndex::new(&bytes);
-        let snippet = source(&bytes, &index, &[]).snippet(&[(Span::new(3000, 3003), "", true)]);
+        let snippet = source(&bytes, &index).snippet(&[(Span::new(3000, 3003), "", true)]);
         assert!(snippet.text.len() < MAX_LINE_BYTES + 10);
         assert!(snippet.text.starts_with('…') && snippet.text.ends_with('…'));
         assert_eq!(&snippet.text[snippet.labels[0].range.clone()], "XYZ");
@@ -260,8 +260,7 @@ mod tests {
     fn masks_credentials_and_neutralises_control_bytes() {
         let bytes = b"Authorization: Bearer abc\n\x1b[31mred \xc3\xa9\xff\n";
         let index = LineIndex::new(bytes);
-        let masks = [Span::new(15, 25)];
-        let snippet = source(bytes, &index, &masks).snippet(&[(Span::new(0, 13), "", true)]);
+        let snippet = source(bytes, &index).snippet(&[(Span::new(0, 13), "", true)]);
         assert_eq!(
             snippet.text,
             "Authorization: **********\n\u{FFFD}[31mred é\u{FFFD}"
@@ -272,7 +271,7 @@ mod tests {
     fn spans_past_the_end_are_clamped() {
         let bytes = b"short";
         let index = LineIndex::new(bytes);
-        let snippet = source(bytes, &index, &[]).snippet(&[(Span::new(3, 99), "", true)]);
+        let snippet = source(bytes, &index).snippet(&[(Span::new(3, 99), "", true)]);
         assert_eq!(&snippet.text[snippet.labels[0].range.clone()], "rt");
     }
 }

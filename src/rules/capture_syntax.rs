@@ -1,6 +1,6 @@
 //! `capture-syntax`: bytes that should be an HTTP/1.x message but cannot be read as one.
 
-use crate::capture::{Capture, ReadProblem};
+use crate::capture::ReadProblem;
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -11,8 +11,8 @@ impl Rule for CaptureSyntax {
         RuleId::CaptureSyntax
     }
 
-    fn check_capture(&self, capture: &Capture<'_>, out: &mut Vec<Finding>) {
-        for problem in &capture.problems {
+    fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {
+        for problem in problems {
             let ReadProblem::Syntax {
                 span,
                 message,

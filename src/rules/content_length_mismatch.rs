@@ -1,7 +1,7 @@
 //! `content-length-mismatch`: `Content-Length` disagrees with the body bytes the capture
 //! holds before the next message.
 
-use crate::capture::{Capture, ReadProblem};
+use crate::capture::ReadProblem;
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -12,8 +12,8 @@ impl Rule for ContentLengthMismatch {
         RuleId::ContentLengthMismatch
     }
 
-    fn check_capture(&self, capture: &Capture<'_>, out: &mut Vec<Finding>) {
-        for problem in &capture.problems {
+    fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {
+        for problem in problems {
             if let ReadProblem::LengthMismatch {
                 header,
                 declared,

@@ -10,17 +10,17 @@ mod unpaired_message;
 
 pub use id::{Group, RuleId};
 
-use crate::capture::Capture;
+use crate::capture::ReadProblem;
 use crate::classify::ExchangeView;
 use crate::finding::Finding;
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
-/// its own id only. Override whichever hook fits: capture-level problems found while
-/// reading, or one exchange at a time.
+/// its own id only. Override whichever hook fits: the problems the reader met in the
+/// bytes, or one exchange at a time.
 pub trait Rule: Sync {
     fn id(&self) -> RuleId;
 
-    fn check_capture(&self, _capture: &Capture<'_>, _out: &mut Vec<Finding>) {}
+    fn check_problems(&self, _problems: &[ReadProblem], _out: &mut Vec<Finding>) {}
 
     fn check_exchange(&self, _view: &ExchangeView<'_, '_>, _out: &mut Vec<Finding>) {}
 }

@@ -1,6 +1,6 @@
 //! `undecodable-body`: a `Content-Encoding` that fails to decode or is unknown.
 
-use crate::capture::{Capture, ReadProblem};
+use crate::capture::ReadProblem;
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -11,8 +11,8 @@ impl Rule for UndecodableBody {
         RuleId::UndecodableBody
     }
 
-    fn check_capture(&self, capture: &Capture<'_>, out: &mut Vec<Finding>) {
-        for problem in &capture.problems {
+    fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {
+        for problem in problems {
             if let ReadProblem::Undecodable {
                 header,
                 coding,
