@@ -50,7 +50,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| a2alint::capture::read_http(&bytes).exchanges.len())
     });
     group.bench_function("lint_source", |b| {
-        b.iter(|| a2alint::lint_source("bench.http", &bytes).exchanges)
+        b.iter(|| {
+            a2alint::lint_source("bench.http", &bytes, &a2alint::Options::default()).exchanges
+        })
     });
     group.finish();
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::cli::{CheckArgs, Cli, Command};
-use crate::lint::{FileReport, lint_inputs};
+use crate::lint::{FileReport, Options, lint_inputs};
 use crate::report::{self, Summary, write_summary};
 use crate::rules::RuleId;
 use crate::walk::walk;
@@ -52,7 +52,10 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(io::Error::other)?;
-    let results = pool.install(|| lint_inputs(&found.inputs));
+    let options = Options {
+        profile: args.profile,
+    };
+    let results = pool.install(|| lint_inputs(&found.inputs, &options));
     let mut reports: Vec<FileReport> = Vec::with_capacity(results.len());
     for result in results {
         match result {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::finding::Severity;
+use crate::profile::Profile;
 
 /// Lints recorded A2A agent traffic: finds where errors break the A2A error contract.
 #[derive(Debug, Parser)]
@@ -40,6 +41,11 @@ pub struct CheckArgs {
     /// How findings are printed.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// Which A2A error table to check against: spec v1.0.1, spec v1.0.0, or what the
+    /// a2a-tck test kit expects.
+    #[arg(long, value_enum, default_value_t = Profile::Spec)]
+    pub profile: Profile,
 
     /// The lowest severity that makes the exit status 1.
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]

@@ -109,6 +109,13 @@ impl Finding {
         self
     }
 
+    /// A severity other than the rule's default, for rules whose default depends on the
+    /// binding or profile (the catalogue says which).
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self

@@ -18,13 +18,16 @@ pub mod classify;
 pub mod cli;
 pub mod finding;
 pub mod lint;
+pub mod profile;
 pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod source;
+pub mod table;
 pub mod walk;
 
 mod app;
 
 pub use app::run;
-pub use lint::{FileReport, lint_inputs, lint_source};
+pub use lint::{FileReport, Options, lint_inputs, lint_source};
+pub use profile::Profile;

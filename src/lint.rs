@@ -5,6 +5,7 @@ use rayon::prelude::*;
 
 use crate::capture::HttpReader;
 use crate::classify::classify;
+use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
 use crate::rules;
 use crate::walk::{Input, InputError};
@@ -17,16 +18,22 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// What a run checks against.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub profile: Profile,
+}
+
 /// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
 /// one at a time; only diagnostics outlive them.
-pub fn lint_source(path: &str, bytes: &[u8]) -> FileReport {
+pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     let mut reader = HttpReader::new(bytes);
     let mut resolver = Resolver::new(path, bytes);
     let mut findings = Vec::new();
     let mut exchanges = 0;
     for exchange in reader.by_ref() {
         exchanges += 1;
-        let view = classify(&exchange);
+        let view = classify(&exchange, options.profile);
         for rule in rules::all() {
             rule.check_exchange(&view, &mut findings);
         }
@@ -45,12 +52,12 @@ pub fn lint_source(path: &str, bytes: &[u8]) -> FileReport {
 
 /// Reads and lints every input on the current rayon pool; the output is in input order.
 /// Each file's bytes are dropped as soon as it is linted.
-pub fn lint_inputs(inputs: &[Input]) -> Vec<Result<FileReport, InputError>> {
+pub fn lint_inputs(inputs: &[Input], options: &Options) -> Vec<Result<FileReport, InputError>> {
     inputs
         .par_iter()
         .map(|input| {
             let bytes = input.read()?;
-            Ok(lint_source(input.display_name(), &bytes))
+            Ok(lint_source(input.display_name(), &bytes, options))
         })
         .collect()
 }

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use a2alint::lint_source;
 use a2alint::rules::RuleId;
+use a2alint::{Options, lint_source};
 
 const HEADINGS: &[&str] = &[
     "## What it checks",
@@ -26,7 +26,7 @@ fn block_after<'a>(doc: &'a str, heading: &str) -> &'a str {
 }
 
 fn fires(rule: RuleId, capture: &str) -> bool {
-    lint_source("doc.http", capture.as_bytes())
+    lint_source("doc.http", capture.as_bytes(), &Options::default())
         .diagnostics
         .iter()
         .any(|d| d.rule == rule)

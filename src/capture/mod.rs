@@ -7,9 +7,11 @@ mod head;
 mod http;
 mod lines;
 pub mod model;
+mod sse;
 
 pub use encoding::MAX_DECODED_BYTES;
 pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine,
 };
+pub use sse::{Event, parse_events};

@@ -169,8 +169,8 @@ impl Content<'_> {
         match &self.origin {
             Origin::Verbatim { start } => Some(span.shift(*start)),
             Origin::Chunked(pieces) => {
-                let start = map_chunked(pieces, span.start, false);
-                let end = map_chunked(pieces, span.end, true).max(start);
+                let start = map_pieces(pieces, span.start, false);
+                let end = map_pieces(pieces, span.end, true).max(start);
                 Some(Span::new(start, if span.is_empty() { start } else { end }))
             }
             Origin::Decoded => None,
@@ -178,9 +178,10 @@ impl Content<'_> {
     }
 }
 
-/// A start offset on a chunk boundary maps to the next chunk's data, an end offset to
-/// the end of the previous one, so a span never covers chunk-size lines it need not.
-fn map_chunked(pieces: &[Piece], offset: usize, is_end: bool) -> usize {
+/// Maps an offset in bytes joined from `pieces` back to where it came from. A start offset
+/// on a boundary maps to the next piece, an end offset to the end of the previous one, so
+/// a span never covers the framing between pieces.
+pub fn map_pieces(pieces: &[Piece], offset: usize, is_end: bool) -> usize {
     let index = pieces.partition_point(|p| {
         let piece_end = p.decoded + p.len;
         if is_end {

@@ -6,12 +6,20 @@ use crate::finding::Severity;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
     Capture,
+    Jsonrpc,
+    Error,
+    Rest,
+    Message,
 }
 
 impl Group {
     pub fn as_str(self) -> &'static str {
         match self {
             Group::Capture => "capture",
+            Group::Jsonrpc => "jsonrpc",
+            Group::Error => "error",
+            Group::Rest => "rest",
+            Group::Message => "message",
         }
     }
 }
@@ -71,6 +79,33 @@ declare_rules! {
     UnpairedMessage => "unpaired-message", Capture, Warning;
     BodyNotJson => "body-not-json", Capture, Error;
     UndecodableBody => "undecodable-body", Capture, Warning;
+    JsonrpcEnvelope => "jsonrpc-envelope", Jsonrpc, Error;
+    JsonrpcIdMismatch => "jsonrpc-id-mismatch", Jsonrpc, Error;
+    JsonrpcErrorHttpStatus => "jsonrpc-error-http-status", Jsonrpc, Warning;
+    JsonrpcUnknownCode => "jsonrpc-unknown-code", Jsonrpc, Warning;
+    InvalidRequestCode => "invalid-request-code", Jsonrpc, Warning;
+    LegacyJsonrpcMethod => "legacy-jsonrpc-method", Jsonrpc, Warning;
+    ErrorInfoMissing => "error-info-missing", Error, Error;
+    ErrorInfoDomain => "error-info-domain", Error, Error;
+    ErrorInfoReason => "error-info-reason", Error, Error;
+    ReasonCodeMismatch => "reason-code-mismatch", Error, Error;
+    HttpStatusMismatch => "http-status-mismatch", Error, Error;
+    GrpcStatusMismatch => "grpc-status-mismatch", Error, Error;
+    DetailMissingType => "detail-missing-type", Error, Error;
+    ErrorInfoMetadata => "error-info-metadata", Error, Warning;
+    DuplicateErrorInfo => "duplicate-error-info", Error, Warning;
+    BadRequestDetailMissing => "bad-request-detail-missing", Error, Info;
+    FieldViolationPath => "field-violation-path", Error, Info;
+    RestErrorShape => "rest-error-shape", Rest, Error;
+    RestCodeMismatch => "rest-code-mismatch", Rest, Error;
+    ProblemJsonError => "problem-json-error", Rest, Error;
+    ErrorBodyNotJson => "error-body-not-json", Rest, Warning;
+    ErrorContentType => "error-content-type", Rest, Info;
+    RequestContentType => "request-content-type", Rest, Warning;
+    MessageTextMismatch => "message-text-mismatch", Message, Warning;
+    JsonrpcStandardMessage => "jsonrpc-standard-message", Message, Info;
+    UnsupportedOperationAmbiguous => "unsupported-operation-ambiguous", Message, Info;
+    ContentTypeErrorMisuse => "content-type-error-misuse", Message, Warning;
 }
 
 impl RuleId {

@@ -1,12 +1,40 @@
 //! The third pipeline stage: rules read the capture and its views and report findings.
 //! Each rule is a stateless unit in its own file; `id.rs` lists them all once.
 
+mod bad_request_detail_missing;
 mod body_not_json;
 mod capture_syntax;
 mod content_length_mismatch;
+mod content_type_error_misuse;
+mod detail_missing_type;
+mod duplicate_error_info;
+mod error_body_not_json;
+mod error_content_type;
+mod error_info_domain;
+mod error_info_metadata;
+mod error_info_missing;
+mod error_info_reason;
+mod field_violation_path;
+mod grpc_status_mismatch;
+mod http_status_mismatch;
 mod id;
+mod invalid_request_code;
+mod jsonrpc_envelope;
+mod jsonrpc_error_http_status;
+mod jsonrpc_id_mismatch;
+mod jsonrpc_standard_message;
+mod jsonrpc_unknown_code;
+mod legacy_jsonrpc_method;
+mod message_text_mismatch;
+mod problem_json_error;
+mod reason_code_mismatch;
+mod request_content_type;
+mod rest_code_mismatch;
+mod rest_error_shape;
+mod suggest;
 mod undecodable_body;
 mod unpaired_message;
+mod unsupported_operation_ambiguous;
 
 pub use id::{Group, RuleId};
 
@@ -33,6 +61,33 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &unpaired_message::UnpairedMessage,
         &body_not_json::BodyNotJson,
         &undecodable_body::UndecodableBody,
+        &jsonrpc_envelope::JsonrpcEnvelope,
+        &jsonrpc_id_mismatch::JsonrpcIdMismatch,
+        &jsonrpc_error_http_status::JsonrpcErrorHttpStatus,
+        &jsonrpc_unknown_code::JsonrpcUnknownCode,
+        &invalid_request_code::InvalidRequestCode,
+        &legacy_jsonrpc_method::LegacyJsonrpcMethod,
+        &error_info_missing::ErrorInfoMissing,
+        &error_info_domain::ErrorInfoDomain,
+        &error_info_reason::ErrorInfoReason,
+        &reason_code_mismatch::ReasonCodeMismatch,
+        &http_status_mismatch::HttpStatusMismatch,
+        &grpc_status_mismatch::GrpcStatusMismatch,
+        &detail_missing_type::DetailMissingType,
+        &error_info_metadata::ErrorInfoMetadata,
+        &duplicate_error_info::DuplicateErrorInfo,
+        &bad_request_detail_missing::BadRequestDetailMissing,
+        &field_violation_path::FieldViolationPath,
+        &rest_error_shape::RestErrorShape,
+        &rest_code_mismatch::RestCodeMismatch,
+        &problem_json_error::ProblemJsonError,
+        &error_body_not_json::ErrorBodyNotJson,
+        &error_content_type::ErrorContentType,
+        &request_content_type::RequestContentType,
+        &message_text_mismatch::MessageTextMismatch,
+        &jsonrpc_standard_message::JsonrpcStandardMessage,
+        &unsupported_operation_ambiguous::UnsupportedOperationAmbiguous,
+        &content_type_error_misuse::ContentTypeErrorMisuse,
     ]
 }
 

@@ -3,14 +3,33 @@
 use std::path::Path;
 
 use a2alint::cli::Format;
-use a2alint::{FileReport, lint_source};
+use a2alint::{FileReport, Options, Profile, lint_source};
 
-/// Lints a file, showing it under its path relative to the crate root.
+/// Lints a file, showing it under its path relative to the crate root. A first line
+/// `# test-profile: NAME` lints it under that profile.
 pub fn lint_file(path: &Path) -> FileReport {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shown = path.strip_prefix(root).unwrap_or(path);
     let bytes = std::fs::read(path).unwrap();
-    lint_source(&shown.to_string_lossy().replace('\\', "/"), &bytes)
+    lint_source(
+        &shown.to_string_lossy().replace('\\', "/"),
+        &bytes,
+        &options_for(&bytes),
+    )
+}
+
+/// The options a fixture asks for in its first line.
+pub fn options_for(bytes: &[u8]) -> Options {
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let profile = std::str::from_utf8(first_line)
+        .ok()
+        .and_then(|line| line.trim().strip_prefix("# test-profile:"))
+        .map(|name| {
+            <Profile as clap::ValueEnum>::from_str(name.trim(), false)
+                .unwrap_or_else(|e| panic!("unknown test profile {name}: {e}"))
+        })
+        .unwrap_or_default();
+    Options { profile }
 }
 
 /// Renders reports as a user would see them, without colour.

@@ -1,0 +1,38 @@
+//! `duplicate-error-info`: more than one ErrorInfo in one error.
+
+use crate::classify::{ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct DuplicateErrorInfo;
+
+impl Rule for DuplicateErrorInfo {
+    fn id(&self) -> RuleId {
+        RuleId::DuplicateErrorInfo
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(&error, out);
+        }
+    }
+}
+
+impl DuplicateErrorInfo {
+    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+        let infos = error.infos();
+        let [first, second, ..] = infos.as_slice() else {
+            return;
+        };
+        let reasons: Vec<&str> = infos.iter().map(|i| i.reason.unwrap_or("<none>")).collect();
+        out.push(
+            Finding::new(
+                self.id(),
+                error.label(&second.pointer, "another ErrorInfo"),
+                format!("error carries {} ErrorInfo details (reasons {})", infos.len(), reasons.join(", ")),
+            )
+            .related(error.label(&first.pointer, "first ErrorInfo"))
+            .help("send exactly one ErrorInfo (AIP-193): clients read the first one they find, and SDKs disagree on which that is"),
+        );
+    }
+}

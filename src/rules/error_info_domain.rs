@@ -1,0 +1,55 @@
+//! `error-info-domain`: an ErrorInfo on an A2A error whose domain is not `a2a-protocol.org`.
+
+use crate::classify::{ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+use crate::table::table;
+
+pub struct ErrorInfoDomain;
+
+impl Rule for ErrorInfoDomain {
+    fn id(&self) -> RuleId {
+        RuleId::ErrorInfoDomain
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(&error, out);
+        }
+    }
+}
+
+impl ErrorInfoDomain {
+    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+        let expected = table().domain.as_str();
+        let infos = error.infos();
+        // Extra ErrorInfos of the server's own domain are fine next to the A2A one.
+        if !error.is_a2a_error()
+            || infos.is_empty()
+            || infos.iter().any(|i| i.domain == Some(expected))
+        {
+            return;
+        }
+        let info = &infos[0];
+        let (label, found) = match info.domain {
+            Some(domain) => (
+                error.label(
+                    &format!("{}/domain", info.pointer),
+                    format!("expected \"{expected}\""),
+                ),
+                format!("\"{domain}\""),
+            ),
+            None => (
+                error.opening_label(&info.pointer, "no `domain`"),
+                "missing".to_string(),
+            ),
+        };
+        out.push(
+            Finding::new(self.id(), label, format!("ErrorInfo.domain is {found}, expected \"{expected}\""))
+                .help(format!(
+                    "A2A errors are identified by reason within the domain \"{expected}\" (A2A §9.5, §10.6, \
+                     §11.6); clients match on both"
+                )),
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! `field-violation-path`: a `fieldViolations[].field` path in proto snake_case where the
+//! JSON wire name is camelCase.
+
+use serde_json::Value;
+
+use crate::classify::{ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct FieldViolationPath;
+
+impl Rule for FieldViolationPath {
+    fn id(&self) -> RuleId {
+        RuleId::FieldViolationPath
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(&error, out);
+        }
+    }
+}
+
+impl FieldViolationPath {
+    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+        for detail in error.bad_requests() {
+            let Some(violations) = detail
+                .value
+                .get("fieldViolations")
+                .and_then(Value::as_array)
+            else {
+                continue;
+            };
+            for (i, violation) in violations.iter().enumerate() {
+                let Some(field) = violation.get("field").and_then(Value::as_str) else {
+                    continue;
+                };
+                let camel = camel_case_path(field);
+                if camel == field {
+                    continue;
+                }
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        error.label(&format!("{}/fieldViolations/{i}/field", detail.pointer), format!("JSON name: {camel}")),
+                        format!("field path \"{field}\" uses proto field names; the JSON payload says \"{camel}\""),
+                    )
+                    .help("name fields as they appear on the wire (ProtoJSON camelCase, A2A §5.5) so clients can map the violation to their payload"),
+                );
+            }
+        }
+    }
+}
+
+/// `message.message_id` becomes `message.messageId`; segments without `_`, with capitals
+/// (constants), or inside a `metadata` map (user keys, any spelling) are kept.
+fn camel_case_path(path: &str) -> String {
+    let mut in_metadata = false;
+    path.split('.')
+        .map(|segment| {
+            let keep = in_metadata
+                || !segment.contains('_')
+                || segment.chars().any(|c| c.is_ascii_uppercase());
+            in_metadata |= segment.split('[').next() == Some("metadata");
+            if keep {
+                return segment.to_string();
+            }
+            let mut out = String::new();
+            let mut upper = false;
+            for c in segment.chars() {
+                if c == '_' {
+                    upper = !out.is_empty();
+                } else if upper {
+                    out.push(c.to_ascii_uppercase());
+                    upper = false;
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_snake_case_segments() {
+        assert_eq!(camel_case_path("message.message_id"), "message.messageId");
+        assert_eq!(
+            camel_case_path("params.message.parts[0].media_type"),
+            "params.message.parts[0].mediaType"
+        );
+        assert_eq!(camel_case_path("message.messageId"), "message.messageId");
+        assert_eq!(camel_case_path("page_size"), "pageSize");
+        assert_eq!(camel_case_path("TASK_STATE"), "TASK_STATE");
+        assert_eq!(
+            camel_case_path("message.metadata.session_id"),
+            "message.metadata.session_id"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! `grpc-status-mismatch`: an HTTP+JSON `error.status` that is not the profile's gRPC
+//! status for the reason, or that disagrees with the HTTP status.
+
+use crate::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+use crate::table::table;
+
+pub struct GrpcStatusMismatch;
+
+impl Rule for GrpcStatusMismatch {
+    fn id(&self) -> RuleId {
+        RuleId::GrpcStatusMismatch
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(view, &error, out);
+        }
+    }
+}
+
+impl GrpcStatusMismatch {
+    fn check_error(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(response) = &view.response else {
+            return;
+        };
+        if error.form != ErrorForm::Status {
+            return;
+        }
+        let Some(status) = error.status() else {
+            return;
+        };
+        let profile = view.profile;
+        let label = |text: String| error.label("/error/status", text);
+        let a2a = error
+            .infos()
+            .into_iter()
+            .find_map(|i| i.reason.and_then(|r| table().a2a_by_reason(r)));
+        let finding = if let Some(a2a) = a2a {
+            // An A2A reason decides the status through the profile's table (A2A §5.4).
+            let expected = a2a.grpc(profile);
+            if status == expected {
+                return;
+            }
+            let other = if status == a2a.other_grpc(profile) {
+                format!(
+                    "; {status} is the {} value, {} uses {expected}",
+                    profile.other_table_name(),
+                    profile.table_name()
+                )
+            } else {
+                String::new()
+            };
+            Finding::new(
+                self.id(),
+                label(format!("expected {expected}")),
+                format!(
+                    "error.status is {status} but {} maps to {expected} under {}{other}",
+                    a2a.reason,
+                    profile.table_name()
+                ),
+            )
+        } else {
+            // Otherwise the status must at least agree with the HTTP status line under the
+            // google.rpc.Code canonical mapping that v1.0.1 §5.4 follows.
+            // The profile's own table pairs are consistent by definition, even where spec
+            // v1.0.0 departs from the canonical mapping (415 INVALID_ARGUMENT, say).
+            let table_pair = table()
+                .a2a
+                .iter()
+                .any(|e| e.grpc(profile) == status && e.http(profile) == error.http_status);
+            match table().grpc_http(status) {
+                None => Finding::new(
+                    self.id(),
+                    label("not a google.rpc.Code".into()),
+                    format!("error.status \"{status}\" is not a google.rpc.Code name"),
+                ),
+                Some(http) if http == error.http_status || table_pair => return,
+                Some(http) => Finding::new(
+                    self.id(),
+                    label(format!("maps to HTTP {http}")),
+                    format!(
+                        "error.status {status} maps to HTTP {http} but the response is HTTP {}",
+                        error.http_status
+                    ),
+                )
+                .related(if error.in_stream() {
+                    error.label("/error/code", "error code")
+                } else {
+                    response.start_line_label("status line")
+                }),
+            }
+        };
+        out.push(finding.help(
+            "`error.status` is the google.rpc.Code name matching the error (AIP-193, A2A §11.6)",
+        ));
+    }
+}

@@ -1,0 +1,76 @@
+//! `http-status-mismatch`: an HTTP+JSON A2A error whose HTTP status is not the profile's
+//! status for its reason (A2A §5.4).
+
+use crate::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+use crate::table::table;
+
+pub struct HttpStatusMismatch;
+
+impl Rule for HttpStatusMismatch {
+    fn id(&self) -> RuleId {
+        RuleId::HttpStatusMismatch
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(view, &error, out);
+        }
+    }
+}
+
+impl HttpStatusMismatch {
+    fn check_error(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(response) = &view.response else {
+            return;
+        };
+        if error.form != ErrorForm::Status {
+            return;
+        }
+        let Some((info, a2a)) = error.infos().into_iter().find_map(|info| {
+            info.reason
+                .and_then(|r| table().a2a_by_reason(r))
+                .map(|e| (info, e))
+        }) else {
+            return;
+        };
+        let profile = view.profile;
+        let expected = a2a.http(profile);
+        let actual = error.http_status;
+        if actual == expected {
+            return;
+        }
+        let other = if actual == a2a.other_http(profile) {
+            format!(
+                "; {actual} is the {} mapping, {} uses {expected}",
+                profile.other_table_name(),
+                profile.table_name()
+            )
+        } else {
+            String::new()
+        };
+        out.push(
+            Finding::new(
+                self.id(),
+                // In a stream the status line says 200; the event's `error.code` stands for it.
+                if error.in_stream() {
+                    error.label("/error/code", format!("expected {expected}"))
+                } else {
+                    response.start_line_label(format!("expected {expected}"))
+                },
+                format!("{} is sent with HTTP {actual}, expected {expected} under {}{other}", a2a.reason, profile.table_name()),
+            )
+            .related(error.label(&format!("{}/reason", info.pointer), "the reason"))
+            .help(format!(
+                "A2A §5.4 maps {} to HTTP {expected}; `--profile` selects the table (spec = v1.0.1, spec-1.0.0, tck)",
+                a2a.name
+            )),
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! `invalid-request-code`: an invalid JSON-RPC Request answered with a code other than -32600.
+
+use crate::classify::{Binding, ExchangeView, InvalidRequest};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct InvalidRequestCode;
+
+impl Rule for InvalidRequestCode {
+    fn id(&self) -> RuleId {
+        RuleId::InvalidRequestCode
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        let (Binding::JsonRpc, Some(rpc), Some(request)) =
+            (view.binding, view.rpc(), &view.request)
+        else {
+            return;
+        };
+        let errors = view.errors();
+        let Some(error) = errors.iter().find(|e| !e.in_stream()) else {
+            return;
+        };
+        let Some(invalid) = rpc.invalid else {
+            return;
+        };
+        let Some(code) = error.code().filter(|&c| c != -32600) else {
+            return;
+        };
+        let request_label = match invalid {
+            InvalidRequest::NoJsonrpcMember | InvalidRequest::NotAnObject => {
+                request.opening_label("", invalid.describe())
+            }
+            InvalidRequest::JsonrpcNot2_0 => request.label("/jsonrpc", invalid.describe()),
+            InvalidRequest::NoMethod => request.opening_label("", invalid.describe()),
+            InvalidRequest::MethodNotAString => request.label("/method", invalid.describe()),
+            InvalidRequest::IdOfWrongType => request.label("/id", invalid.describe()),
+        };
+        out.push(
+            Finding::new(
+                self.id(),
+                error.label("/error/code", "expected -32600"),
+                format!("{} but the error code is {code}; expected -32600 (Invalid Request)", capitalised(invalid.describe())),
+            )
+            .related(request_label)
+            .help("JSON-RPC 2.0 §5.1: a body that is JSON but not a valid Request object is answered with -32600; -32602 is for bad params of a valid request"),
+        );
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}

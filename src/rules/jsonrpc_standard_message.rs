@@ -1,0 +1,81 @@
+//! `jsonrpc-standard-message`: a standard JSON-RPC code with a message other than its
+//! standard text (A2A §9.5).
+
+use crate::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+use crate::table::table;
+
+pub struct JsonrpcStandardMessage;
+
+impl Rule for JsonrpcStandardMessage {
+    fn id(&self) -> RuleId {
+        RuleId::JsonrpcStandardMessage
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(&error, out);
+        }
+    }
+}
+
+impl JsonrpcStandardMessage {
+    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+        if error.form != ErrorForm::JsonRpc {
+            return;
+        }
+        let (Some(code), Some(message)) = (error.code(), error.message()) else {
+            return;
+        };
+        let Some(standard) = table().standard.iter().find(|s| s.jsonrpc == code) else {
+            return;
+        };
+        if is_standard_text(message, &standard.message) {
+            return;
+        }
+        out.push(
+            Finding::new(
+                self.id(),
+                error.label("/error/message", format!("standard: \"{}\"", standard.message)),
+                format!("error {code} has message \"{message}\"; A2A §9.5 gives \"{}\"", standard.message),
+            )
+            .help(format!(
+                "use \"{}\", optionally followed by \": <detail>\"; put specifics in a google.rpc.BadRequest or ErrorInfo",
+                standard.message
+            )),
+        );
+    }
+}
+
+/// The standard text, in any letter case, alone or followed by `: detail`.
+fn is_standard_text(message: &str, standard: &str) -> bool {
+    let message = message.trim();
+    let Some(head) = message.get(..standard.len()) else {
+        return false;
+    };
+    head.eq_ignore_ascii_case(standard) && {
+        let rest = &message[standard.len()..];
+        rest.is_empty() || rest.starts_with(':')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_text_with_a_detail() {
+        assert!(is_standard_text("Invalid parameters", "Invalid parameters"));
+        assert!(is_standard_text(
+            "invalid parameters: message.parts is empty",
+            "Invalid parameters"
+        ));
+        assert!(!is_standard_text("Invalid params", "Invalid parameters"));
+        assert!(!is_standard_text(
+            "Invalid parametersX",
+            "Invalid parameters"
+        ));
+        assert!(!is_standard_text("É", "Invalid parameters"));
+    }
+}

@@ -1,0 +1,58 @@
+//! `unsupported-operation-ambiguous`: UNSUPPORTED_OPERATION with no metadata saying which
+//! of its cases it is.
+
+use serde_json::Value;
+
+use crate::classify::{ErrorView, ExchangeView};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct UnsupportedOperationAmbiguous;
+
+impl Rule for UnsupportedOperationAmbiguous {
+    fn id(&self) -> RuleId {
+        RuleId::UnsupportedOperationAmbiguous
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for error in view.errors() {
+            self.check_error(&error, out);
+        }
+    }
+}
+
+impl UnsupportedOperationAmbiguous {
+    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+        if error
+            .a2a_error()
+            .is_none_or(|e| e.reason != "UNSUPPORTED_OPERATION")
+        {
+            return;
+        }
+        let infos = error.infos();
+        let says_which = infos.iter().any(|i| {
+            i.metadata
+                .and_then(Value::as_object)
+                .is_some_and(|m| !m.is_empty())
+        });
+        if says_which {
+            return;
+        }
+        let label = match infos.first() {
+            Some(info) => error.label(&info.pointer, "no metadata"),
+            None => error.label("/error/message", "only the text says why"),
+        };
+        out.push(
+            Finding::new(
+                self.id(),
+                label,
+                "UNSUPPORTED_OPERATION does not say which case it is (streaming off, no extended card, task in a terminal state)",
+            )
+            .help(
+                "add ErrorInfo.metadata naming the case, for example {\"capability\": \"streaming\"} or \
+                 {\"taskState\": \"TASK_STATE_COMPLETED\"}; otherwise clients must parse the text or fetch the card \
+                 and the task again before deciding what to do (A2A §3.3.4)",
+            ),
+        );
+    }
+}
