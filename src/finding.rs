@@ -47,6 +47,9 @@ pub struct Label {
     pub target: Target,
     pub span: Span,
     pub text: String,
+    /// What the label points at, in words that survive edits to the capture: the JSON
+    /// member (`response/error/code`), a header, a start line. Part of the fingerprint.
+    pub member: Option<String>,
 }
 
 impl Label {
@@ -56,7 +59,14 @@ impl Label {
             target: Target::File,
             span,
             text: text.into(),
+            member: None,
         }
+    }
+
+    /// The same label, naming what it points at (see [`Label::member`]).
+    pub fn member(mut self, member: impl Into<String>) -> Self {
+        self.member = Some(member.into());
+        self
     }
 
     /// A label on `span` of a message's decoded body; it points at the capture bytes when
@@ -75,15 +85,28 @@ impl Label {
                 target: Target::DecodedBody { exchange, side },
                 span,
                 text,
+                member: None,
             },
         }
     }
+}
+
+/// The exchange a finding is about, for suppressions, baselines and fingerprints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    /// 0-based position in the capture.
+    pub index: usize,
+    /// The exchange's request line (or status line when it has no request): what
+    /// identifies it when exchanges before it are added or removed.
+    pub key: String,
 }
 
 /// One problem found in a capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub rule: RuleId,
+    /// Set by the engine for findings about one exchange.
+    pub exchange: Option<Anchor>,
     pub severity: Severity,
     pub message: String,
     pub primary: Label,
@@ -96,6 +119,7 @@ impl Finding {
     pub fn new(rule: RuleId, primary: Label, message: impl Into<String>) -> Self {
         Finding {
             rule,
+            exchange: None,
             severity: rule.default_severity(),
             message: message.into(),
             primary,

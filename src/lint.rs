@@ -3,7 +3,8 @@
 
 use rayon::prelude::*;
 
-use crate::capture::HttpReader;
+use crate::capture::{Exchange, HttpReader, StartLine};
+use crate::finding::Anchor;
 use crate::classify::classify;
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
@@ -37,6 +38,10 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         for rule in rules::all() {
             rule.check_exchange(&view, &mut findings);
         }
+        let anchor = anchor_of(&exchange);
+        for finding in &mut findings {
+            finding.exchange = Some(anchor.clone());
+        }
         resolver.add(findings.drain(..), Some(&exchange));
     }
     for rule in rules::all() {
@@ -47,6 +52,21 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         path: path.to_string(),
         exchanges,
         diagnostics: resolver.finish(),
+    }
+}
+
+/// What identifies an exchange across edits: its request line, or its status line when
+/// it has no request.
+fn anchor_of(exchange: &Exchange<'_>) -> Anchor {
+    let message = exchange.request.as_ref().or(exchange.response.as_ref());
+    let key = match message.map(|m| m.start_line) {
+        Some(StartLine::Request { method, target }) => format!("{method} {target}"),
+        Some(StartLine::Response { status, .. }) => format!("{status}"),
+        None => String::new(),
+    };
+    Anchor {
+        index: exchange.index,
+        key,
     }
 }
 

@@ -9,6 +9,8 @@ use crate::source::Span;
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event<'b> {
+    /// 0-based position of the event in its stream.
+    pub index: usize,
     /// The `event:` field, when set (`error` in a2a-python and a2a-js error events).
     pub kind: Option<&'b str>,
     /// The data lines joined with `\n`.
@@ -99,6 +101,7 @@ impl<'b> Pending<'b> {
             ),
         };
         events.push(Event {
+            index: events.len(),
             kind: pending.kind,
             data,
             pieces,

@@ -107,8 +107,12 @@ impl Doc<'_> {
         find: fn(&[u8], &str) -> Option<Span>,
         text: impl Into<String>,
     ) -> Label {
+        let member = match self.event {
+            Some(event) => format!("{}/events/{}{pointer}", self.side.name(), event.index),
+            None => format!("{}{pointer}", self.side.name()),
+        };
         let Some(content) = self.content else {
-            return Label::at(self.start_line, text);
+            return Label::at(self.start_line, text).member(member);
         };
         let (bytes, whole): (&[u8], Span) = match self.event {
             Some(event) => (&event.data, event.span),
@@ -117,10 +121,10 @@ impl Doc<'_> {
         let span = match (find(bytes, pointer), self.event) {
             (Some(span), Some(event)) => event.body_span(span),
             (Some(span), None) => span,
-            (None, _) if self.event.is_none() => return Label::at(self.raw, text),
+            (None, _) if self.event.is_none() => return Label::at(self.raw, text).member(member),
             (None, _) => whole,
         };
-        Label::in_body(self.exchange_index, self.side, content, span, text)
+        Label::in_body(self.exchange_index, self.side, content, span, text).member(member)
     }
 }
 
@@ -378,7 +382,15 @@ impl<'a> MessageView<'a, '_> {
 
     /// A label on the start line (`HTTP/1.1 404 Not Found`).
     pub fn start_line_label(&self, text: impl Into<String>) -> Label {
-        Label::at(self.message.start_line_span, text)
+        Label::at(self.message.start_line_span, text).member(format!("{}/start-line", self.side.name()))
+    }
+
+    /// A label on the value of header `name`, or on the start line when it is absent.
+    pub fn header_label(&self, name: &str, text: impl Into<String>) -> Label {
+        match self.message.header(name) {
+            Some(header) => Label::at(header.value_span, text).member(format!("{}/header/{}", self.side.name(), name.to_ascii_lowercase())),
+            None => self.start_line_label(text),
+        }
     }
 
     pub fn header(&self, name: &str) -> Option<&Header<'_>> {

@@ -2,6 +2,7 @@
 //! the context windows reporters show, while the bytes they point at are still in memory.
 //! What comes out holds no reference to the capture.
 
+mod fingerprint;
 mod mask;
 mod snippet;
 
@@ -20,6 +21,10 @@ const SAME_WINDOW_LINES: usize = 6;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub rule: RuleId,
+    /// The exchange the finding is about (0-based), if it is about one.
+    pub exchange: Option<usize>,
+    /// The finding's logical identity, hashed: the same finding keeps it when lines move.
+    pub fingerprint: String,
     pub severity: Severity,
     pub message: String,
     pub help: Option<String>,
@@ -98,8 +103,16 @@ impl<'r> Resolver<'r> {
         let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
             .chain(finding.related.iter().map(|l| (l, false)))
             .collect();
+        let identity = fingerprint::hash(&[
+            finding.rule.slug(),
+            self.path,
+            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
+            finding.primary.member.as_deref().unwrap_or(""),
+        ]);
         Diagnostic {
             rule: finding.rule,
+            exchange: finding.exchange.as_ref().map(|a| a.index),
+            fingerprint: identity,
             severity: finding.severity,
             message: finding.message.clone(),
             help: finding.help.clone(),
