@@ -67,17 +67,16 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     }
 
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    report::write(
-        args.format,
-        &reports,
-        report::use_color(args.color),
-        &mut out,
-    )?;
-    out.flush()?;
-
     let summary = Summary::of(&reports);
+    let context = report::Context {
+        color: args.output.is_none() && report::use_color(args.color),
+        summary,
+        sarif_category: args.sarif_category.clone(),
+        base_dir: std::env::current_dir()?,
+        repo_root: repo_root(),
+        github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
+    };
+    write_report(args, &reports, &context)?;
     if !args.quiet {
         write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
     }
@@ -88,6 +87,30 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     } else {
         0
     }))
+}
+
+/// Writes the report to `--output` or standard output.
+fn write_report(args: &CheckArgs, reports: &[FileReport], context: &report::Context) -> io::Result<()> {
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+            let mut out = io::BufWriter::new(file);
+            report::write(args.format, reports, context, &mut out)?;
+            out.flush()
+        }
+        None => {
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            report::write(args.format, reports, context, &mut out)?;
+            out.flush()
+        }
+    }
+}
+
+/// The enclosing git work tree, which SARIF paths are made relative to.
+fn repo_root() -> Option<std::path::PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Into::into)
 }
 
 fn list_rules() -> io::Result<ExitCode> {

@@ -42,6 +42,14 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
+    /// Write the report to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// SARIF `automationDetails.id`: tells runs of different jobs apart in code scanning.
+    #[arg(long, value_name = "CATEGORY")]
+    pub sarif_category: Option<String>,
+
     /// Which A2A error table to check against: spec v1.0.1, spec v1.0.0, or what the
     /// a2a-tck test kit expects.
     #[arg(long, value_enum, default_value_t = Profile::Spec)]
@@ -74,6 +82,16 @@ pub enum Format {
     Human,
     /// One line per finding: `path:line:col: severity[rule-id] message`.
     Concise,
+    /// A versioned JSON document (`"version": 1`) of every finding and a summary.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations), plus a step summary table.
+    Github,
+    /// GitLab Code Quality JSON.
+    Gitlab,
+    /// JUnit XML: one test suite per file, one failing test case per finding.
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,26 +1,49 @@
 //! The last pipeline stage: writes diagnostics in the format a user asked for.
 
 mod concise;
+mod github;
+mod gitlab;
 mod human;
+mod json;
+mod junit;
+mod sarif;
 mod summary;
 
 pub use summary::{Summary, write_summary};
 
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 
 use crate::cli::{ColorChoice, Format};
 use crate::lint::FileReport;
 
+/// What reporters need besides the findings.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// Colour for the human and concise formats.
+    pub color: bool,
+    /// The run's counts (files, exchanges, findings, suppressed, baselined).
+    pub summary: Summary,
+    /// SARIF `automationDetails.id`.
+    pub sarif_category: Option<String>,
+    /// The directory report paths are relative to (the current directory).
+    pub base_dir: PathBuf,
+    /// The repository root that SARIF URIs are relative to, when there is one.
+    pub repo_root: Option<PathBuf>,
+    /// GitHub's `$GITHUB_STEP_SUMMARY` file, for the `github` format's Markdown table.
+    pub github_step_summary: Option<PathBuf>,
+}
+
 /// Writes every report's diagnostics, in order, in `format`.
-pub fn write(
-    format: Format,
-    reports: &[FileReport],
-    color: bool,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub fn write(format: Format, reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Human => human::write(reports, color, out),
-        Format::Concise => concise::write(reports, color, out),
+        Format::Human => human::write(reports, context.color, out),
+        Format::Concise => concise::write(reports, context.color, out),
+        Format::Json => json::write(reports, context, out),
+        Format::Sarif => sarif::write(reports, context, out),
+        Format::Github => github::write(reports, context, out),
+        Format::Gitlab => gitlab::write(reports, context, out),
+        Format::Junit => junit::write(reports, context, out),
     }
 }
 

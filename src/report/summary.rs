@@ -14,6 +14,12 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// Findings silenced by inline or configured ignores.
+    pub suppressed: usize,
+    /// Findings left out because the baseline has them.
+    pub baselined: usize,
+    /// Baseline entries that matched no finding (fixed since, or moved files).
+    pub stale_baseline: usize,
 }
 
 impl Summary {

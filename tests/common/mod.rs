@@ -35,7 +35,11 @@ pub fn options_for(bytes: &[u8]) -> Options {
 /// Renders reports as a user would see them, without colour.
 pub fn render(format: Format, reports: &[FileReport]) -> String {
     let mut out = Vec::new();
-    a2alint::report::write(format, reports, false, &mut out).unwrap();
+    let context = a2alint::report::Context {
+        summary: a2alint::report::Summary::of(reports),
+        ..Default::default()
+    };
+    a2alint::report::write(format, reports, &context, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
