@@ -1,25 +1,37 @@
-//! Runs a parsed command line and decides the exit status.
+//! Runs a parsed command line: settles configuration, lints, gates and reports, and
+//! decides the exit status.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::cli::{CheckArgs, Cli, Command};
+use clap::CommandFactory;
+
+use crate::cli::{CheckArgs, Cli, Command, FailOn};
+use crate::config::Config;
+use crate::gate::{self, Baseline};
 use crate::lint::{FileReport, Options, lint_inputs};
 use crate::report::{self, Summary, write_summary};
 use crate::rules::RuleId;
-use crate::walk::walk;
+use crate::walk::{self, Walk};
 
 /// Exit status 1: findings at or above `--fail-on`.
 const FINDINGS: u8 = 1;
 /// Exit status 2: a2alint could not do its job.
 const FAILURE: u8 = 2;
+/// Runs at least this large show a progress bar (on a terminal).
+const PROGRESS_MIN_FILES: usize = 200;
 
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check(&args),
         Command::Rules => list_rules(),
         Command::Explain { rule } => explain(&rule),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "a2alint", &mut io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     result.unwrap_or_else(|error| {
         // A closed pipe (`a2alint check | head`) is not a failure worth a message.
@@ -32,30 +44,45 @@ pub fn run(cli: Cli) -> ExitCode {
 
 fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     let started = Instant::now();
-    let found = walk(&args.paths, &args.stdin_filename);
+    let cwd = std::env::current_dir()?;
+    let config = match settle_config(args, &cwd) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(FAILURE));
+        }
+    };
+    let found = find_inputs(args, &config)?;
     let mut failed = !found.errors.is_empty();
     for error in &found.errors {
         eprintln!("error: {error}");
     }
     if found.inputs.is_empty() {
+        if args.files_from.is_some() {
+            // Pull-request mode with no capture in the change: nothing to do.
+            return Ok(ExitCode::SUCCESS);
+        }
         if found.errors.is_empty() {
-            let paths: Vec<_> = args.paths.iter().map(|p| p.display().to_string()).collect();
-            eprintln!(
-                "error: no capture files (*.http) found in {}",
-                paths.join(", ")
-            );
+            eprintln!("error: no capture files (*.http) found in {}", shown_paths(args));
         }
         return Ok(ExitCode::from(FAILURE));
     }
+    let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
+    let profile = args.profile.or(config.profile).unwrap_or_default();
+    let options_for = |path: &str| Options {
+        profile,
+        rules: config.rules_for(path),
+        no_ignores: args.no_ignores,
+    };
+    let progress = progress_bar(args, found.inputs.len());
+    let on_done = || progress.inc(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(io::Error::other)?;
-    let options = Options {
-        profile: args.profile,
-    };
-    let results = pool.install(|| lint_inputs(&found.inputs, &options));
+    let results = pool.install(|| lint_inputs(&found.inputs, &options_for, &on_done));
+    progress.finish_and_clear();
     let mut reports: Vec<FileReport> = Vec::with_capacity(results.len());
     for result in results {
         match result {
@@ -67,26 +94,97 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     }
 
-    let summary = Summary::of(&reports);
+    if let Some(path) = &args.write_baseline {
+        let baseline = Baseline::of(&reports);
+        baseline.write(path)?;
+        eprintln!("Wrote {} findings to {}", baseline.len(), path.display());
+        return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
+    }
+    let held = gate::apply(&mut reports, &config, baseline.as_ref(), args.no_ignores);
+    let summary = Summary {
+        suppressed: held.suppressed,
+        baselined: held.baselined,
+        stale_baseline: held.stale_baseline,
+        ..Summary::of(&reports)
+    };
     let context = report::Context {
         color: args.output.is_none() && report::use_color(args.color),
         summary,
         sarif_category: args.sarif_category.clone(),
-        base_dir: std::env::current_dir()?,
-        repo_root: repo_root(),
+        base_dir: cwd.clone(),
+        repo_root: cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Into::into),
         github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
     };
     write_report(args, &reports, &context)?;
     if !args.quiet {
         write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
     }
+    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Warning);
     Ok(ExitCode::from(if failed {
         FAILURE
-    } else if summary.fails(args.fail_on.threshold()) {
+    } else if !args.exit_zero && summary.fails(fail_on.threshold()) {
         FINDINGS
     } else {
         0
     }))
+}
+
+/// The configuration in force: `--no-config`, `--config FILE`, or the nearest
+/// `a2alint.toml`; then `--select` and `--ignore`.
+fn settle_config(args: &CheckArgs, cwd: &std::path::Path) -> Result<Config, String> {
+    let path = match (&args.config, args.no_config) {
+        (_, true) => None,
+        (Some(path), false) => Some(path.clone()),
+        (None, false) => crate::config::discover(cwd),
+    };
+    let mut config = match path {
+        Some(path) => Config::read(&path, cwd).map_err(|e| e.to_string())?,
+        None => Config::empty(cwd),
+    };
+    config.apply_flags(&args.select, &args.ignore)?;
+    Ok(config)
+}
+
+fn find_inputs(args: &CheckArgs, config: &Config) -> io::Result<Walk> {
+    let excluded = |path: &str| config.is_excluded(path);
+    match &args.files_from {
+        Some(list) => {
+            let text = if list.as_os_str() == "-" {
+                let mut text = String::new();
+                io::stdin().lock().read_to_string(&mut text)?;
+                text
+            } else {
+                std::fs::read_to_string(list)
+                    .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", list.display())))?
+            };
+            Ok(walk::from_list(&text, &excluded))
+        }
+        None => {
+            let default = [PathBuf::from(".")];
+            let paths = if args.paths.is_empty() { &default[..] } else { &args.paths[..] };
+            Ok(walk::walk(paths, &args.stdin_filename, &excluded))
+        }
+    }
+}
+
+fn shown_paths(args: &CheckArgs) -> String {
+    if args.paths.is_empty() {
+        return ".".into();
+    }
+    args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// A progress bar on standard error for large runs, only on a terminal.
+fn progress_bar(args: &CheckArgs, files: usize) -> indicatif::ProgressBar {
+    let show = !args.no_progress && !args.quiet && files >= PROGRESS_MIN_FILES && io::stderr().is_terminal();
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(files as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Writes the report to `--output` or standard output.
@@ -107,18 +205,12 @@ fn write_report(args: &CheckArgs, reports: &[FileReport], context: &report::Cont
     }
 }
 
-/// The enclosing git work tree, which SARIF paths are made relative to.
-fn repo_root() -> Option<std::path::PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Into::into)
-}
-
 fn list_rules() -> io::Result<ExitCode> {
     let mut out = io::stdout().lock();
     for rule in RuleId::ALL {
         writeln!(
             out,
-            "{:<28} {:<8} {:<8} {}",
+            "{:<32} {:<11} {:<8} {}",
             rule.slug(),
             rule.group().as_str(),
             rule.default_severity(),
@@ -135,7 +227,7 @@ fn explain(slug: &str) -> io::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            eprintln!("error: unknown rule `{slug}`; `a2alint rules` lists them all");
+            eprintln!("error: unknown rule `{slug}`; `a2alint rules` lists them");
             Ok(ExitCode::from(FAILURE))
         }
     }

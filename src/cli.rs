@@ -26,6 +26,11 @@ pub enum Command {
         /// The rule id, for example `capture-syntax`.
         rule: String,
     },
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -34,8 +39,8 @@ pub enum Command {
 1 when one is, 2 when a2alint itself failed (bad flag, no input, unreadable file)."
 )]
 pub struct CheckArgs {
-    /// Capture files or directories to lint; `-` reads one capture from standard input.
-    #[arg(default_value = ".")]
+    /// Capture files or directories to lint (default: the current directory); `-` reads
+    /// one capture from standard input.
     pub paths: Vec<PathBuf>,
 
     /// How findings are printed.
@@ -50,14 +55,55 @@ pub struct CheckArgs {
     #[arg(long, value_name = "CATEGORY")]
     pub sarif_category: Option<String>,
 
-    /// Which A2A error table to check against: spec v1.0.1, spec v1.0.0, or what the
-    /// a2a-tck test kit expects.
-    #[arg(long, value_enum, default_value_t = Profile::Spec)]
-    pub profile: Profile,
+    /// Which A2A error table to check against: spec (v1.0.1, the default), spec-1.0.0, or
+    /// tck (what the a2a-tck test kit expects).
+    #[arg(long, value_enum)]
+    pub profile: Option<Profile>,
 
-    /// The lowest severity that makes the exit status 1.
-    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
-    pub fail_on: FailOn,
+    /// The lowest severity that makes the exit status 1 [default: warning].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+
+    /// Exit 0 even when there are findings (for gating on code-scanning results instead).
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Run only these rules or groups (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+
+    /// Do not run these rules or groups (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+
+    /// Use this configuration file instead of looking for `a2alint.toml`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Use no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+
+    /// Honour no suppression: inline comments and configured ignores alike.
+    #[arg(long)]
+    pub no_ignores: bool,
+
+    /// Report only findings that this baseline file does not hold.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record today's findings in this baseline file, and exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
+
+    /// Lint exactly the capture files listed in FILE (`-` for standard input), one per line;
+    /// missing and non-capture paths are skipped and nothing is walked.
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    pub files_from: Option<PathBuf>,
+
+    /// Never show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 
     /// When to colour output; `auto` honours NO_COLOR and FORCE_COLOR.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]

@@ -27,6 +27,10 @@ pub mod table;
 pub mod walk;
 
 mod app;
+pub mod config;
+mod gate;
+pub mod rule_set;
+pub mod suppress;
 
 pub use app::run;
 pub use lint::{FileReport, Options, lint_inputs, lint_source};

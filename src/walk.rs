@@ -71,8 +71,8 @@ pub struct Walk {
 
 /// Expands `paths`: `-` is standard input, a file is taken whatever its extension, a
 /// directory yields its capture files in sorted order, skipping hidden directories,
-/// `target/` and `node_modules/`.
-pub fn walk(paths: &[PathBuf], stdin_name: &str) -> Walk {
+/// `target/` and `node_modules/`, and files `excluded` names.
+pub fn walk(paths: &[PathBuf], stdin_name: &str, excluded: &dyn Fn(&str) -> bool) -> Walk {
     let mut found = Walk::default();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -82,7 +82,7 @@ pub fn walk(paths: &[PathBuf], stdin_name: &str) -> Walk {
             continue;
         }
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(path, &mut found),
+            Ok(meta) if meta.is_dir() => walk_dir(path, &mut found, excluded),
             Ok(_) => found.inputs.push(file_input(path)),
             Err(e) => found.errors.push(InputError {
                 path: display_path(path),
@@ -93,7 +93,7 @@ pub fn walk(paths: &[PathBuf], stdin_name: &str) -> Walk {
     found
 }
 
-fn walk_dir(root: &Path, found: &mut Walk) {
+fn walk_dir(root: &Path, found: &mut Walk, excluded: &dyn Fn(&str) -> bool) {
     let entries = WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
@@ -102,7 +102,10 @@ fn walk_dir(root: &Path, found: &mut Walk) {
     for entry in entries {
         match entry {
             Ok(entry) if entry.file_type().is_file() && is_capture(entry.path()) => {
-                found.inputs.push(file_input(entry.path()));
+                let input = file_input(entry.path());
+                if !excluded(input.display_name()) {
+                    found.inputs.push(input);
+                }
             }
             Ok(_) => {}
             Err(error) => found.errors.push(InputError {
@@ -113,6 +116,23 @@ fn walk_dir(root: &Path, found: &mut Walk) {
             }),
         }
     }
+}
+
+/// Pull-request mode: exactly the capture files listed in `list` (one path per line),
+/// skipping paths that no longer exist (deleted in the change), other file types and
+/// `excluded` files; nothing is walked.
+pub fn from_list(list: &str, excluded: &dyn Fn(&str) -> bool) -> Walk {
+    let mut found = Walk::default();
+    for line in list.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let path = Path::new(line);
+        if path.is_file() && is_capture(path) {
+            let input = file_input(path);
+            if !excluded(input.display_name()) {
+                found.inputs.push(input);
+            }
+        }
+    }
+    found
 }
 
 fn walk_error_message(error: &walkdir::Error) -> String {

@@ -39,6 +39,8 @@ pub struct HttpReader<'s> {
     interim: Vec<Message<'s>>,
     /// Exchanges complete but not yet handed out.
     ready: VecDeque<Exchange<'s>>,
+    /// Comment lines read since the last message.
+    comments: Vec<Span>,
     next_index: usize,
 }
 
@@ -51,6 +53,7 @@ impl<'s> HttpReader<'s> {
             pending: None,
             interim: Vec::new(),
             ready: VecDeque::new(),
+            comments: Vec::new(),
             next_index: 0,
         }
     }
@@ -73,7 +76,7 @@ impl<'s> Iterator for HttpReader<'s> {
             if let Some(exchange) = self.ready.pop_front() {
                 return Some(exchange);
             }
-            self.pos = skip_trivia(self.src, self.pos);
+            self.pos = skip_trivia(self.src, self.pos, &mut self.comments);
             if self.pos >= self.src.len() {
                 let request = self.pending.take()?;
                 self.push_exchange(Some(request), None);
@@ -121,6 +124,7 @@ impl<'s> HttpReader<'s> {
             span: Span::new(pos, body.raw.end.max(head.start_line_span.end)),
             headers: head.headers,
             body,
+            comments: std::mem::take(&mut self.comments),
         };
         self.accept(message);
         next

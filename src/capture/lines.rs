@@ -6,6 +6,8 @@ use nom::bytes::complete::{tag, take_while_m_n, take_while1};
 use nom::combinator::eof;
 use nom::{IResult, Parser};
 
+use crate::source::Span;
+
 /// The end of the line starting at `pos`: the offset of its `\n`, or the end of input.
 pub fn line_end(src: &[u8], pos: usize) -> usize {
     memchr::memchr(b'\n', &src[pos..]).map_or(src.len(), |i| pos + i)
@@ -79,10 +81,14 @@ fn http_version(input: &[u8]) -> IResult<&[u8], (u8, u8)> {
     Ok((rest, (major, minor)))
 }
 
-/// Skips blank lines, `###` separators and comment lines between messages.
-pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
+/// Skips blank lines, `###` separators and comment lines between messages, collecting
+/// the comment lines' spans (suppression comments live there).
+pub fn skip_trivia(src: &[u8], mut pos: usize, comments: &mut Vec<Span>) -> usize {
     while pos < src.len() {
         let line = line_at(src, pos);
+        if is_comment(line) {
+            comments.push(Span::new(pos, pos + line.len()));
+        }
         if is_blank(line) || is_separator(line) || is_comment(line) {
             pos = next_line(src, pos);
         } else {

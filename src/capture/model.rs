@@ -32,6 +32,11 @@ impl<'s> Exchange<'s> {
         }
     }
 
+    /// The comment lines before the exchange's messages.
+    pub fn comments(&self) -> impl Iterator<Item = Span> + '_ {
+        self.request.iter().chain(self.response.iter()).flat_map(|m| m.comments.iter().copied())
+    }
+
     /// Start offset of the exchange's first message, for ordering findings.
     pub fn start(&self) -> usize {
         self.request
@@ -67,6 +72,8 @@ pub struct Message<'s> {
     pub body: Body<'s>,
     /// From the first byte of the start line to the last byte of the body.
     pub span: Span,
+    /// The `#` and `//` comment lines just before the message.
+    pub comments: Vec<Span>,
 }
 
 impl<'s> Message<'s> {

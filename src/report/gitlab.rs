@@ -1,10 +1,103 @@
 //! `--format gitlab`: GitLab Code Quality JSON.
+//!
+//! The fields GitLab reads and how it merges reports: linter-conventions §4.2 (GitLab's
+//! `doc/ci/testing/code_quality.md`). Everything else in the Code Climate spec is ignored.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 
+use serde::Serialize;
+
+use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::report::sarif::{display_path, identity, occurrences};
 
-pub fn write(_reports: &[FileReport], _context: &Context, _out: &mut dyn Write) -> io::Result<()> {
-    Err(io::Error::other("this format is being written"))
+pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
+    let mut issues = Vec::new();
+    let mut taken = HashSet::new();
+    for report in reports {
+        let path = display_path(&report.path, context);
+        let occurrences = occurrences(&report.diagnostics);
+        for (d, n) in report.diagnostics.iter().zip(occurrences) {
+            // GitLab collapses issues that share a fingerprint into one widget entry, so
+            // every finding needs its own: the path (several jobs' reports are merged) and
+            // the logical identity with its occurrence, salted on the off chance of a
+            // collision, as ruff does.
+            let identity = identity(d, n);
+            let mut fingerprint = fnv(&[&path, &identity]);
+            let mut salt = 0u32;
+            while !taken.insert(fingerprint.clone()) {
+                salt += 1;
+                fingerprint = fnv(&[&path, &identity, &salt.to_string()]);
+            }
+            issues.push(Issue {
+                description: format!("{}: {}", d.rule, d.message),
+                check_name: d.rule.slug(),
+                fingerprint,
+                // ruff's mapping: nothing a2alint reports blocks a merge by itself.
+                severity: match d.severity {
+                    Severity::Info => "info",
+                    Severity::Warning => "minor",
+                    Severity::Error => "major",
+                },
+                location: IssueLocation {
+                    path: path.clone(),
+                    positions: Positions {
+                        begin: Position {
+                            line: d.primary.start.line,
+                            column: d.primary.start.column,
+                        },
+                        end: Position {
+                            line: d.primary.end.line,
+                            column: d.primary.end.column,
+                        },
+                    },
+                },
+            });
+        }
+    }
+    serde_json::to_writer_pretty(&mut *out, &issues)?;
+    writeln!(out)
+}
+
+/// 64-bit FNV-1a over `parts`, in hex: stable across runs and platforms (the standard
+/// library's hasher is not), the same construction as the resolve fingerprint.
+fn fnv(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[derive(Serialize)]
+struct Issue {
+    description: String,
+    check_name: &'static str,
+    fingerprint: String,
+    severity: &'static str,
+    location: IssueLocation,
+}
+
+#[derive(Serialize)]
+struct IssueLocation {
+    path: String,
+    /// `positions` rather than `lines`: GitLab accepts either and this one keeps columns.
+    positions: Positions,
+}
+
+#[derive(Serialize)]
+struct Positions {
+    begin: Position,
+    end: Position,
+}
+
+#[derive(Serialize)]
+struct Position {
+    line: usize,
+    column: usize,
 }

@@ -1,10 +1,171 @@
 //! `--format json`: a versioned JSON document of every finding and a summary.
+//!
+//! Schema, version 1 (a field is only ever added within a version; renaming or removing one
+//! bumps `version`). Positions are 1-based like every other a2alint output, unlike zizmor's
+//! 0-based `json-v1` (linter-conventions takeaway 1):
+//!
+//! ```text
+//! {
+//!   "version": 1,
+//!   "tool": { "name": "a2alint", "version": "0.1.0" },
+//!   "files": [ { "path": string, "exchanges": int } ],        // every file checked, clean ones too
+//!   "diagnostics": [ {
+//!     "path": string,                 // as in the other formats: relative to the current directory
+//!     "rule": string,                 // the rule's slug, e.g. "body-not-json"
+//!     "severity": "error" | "warning" | "info",
+//!     "message": string,
+//!     "help": string | null,
+//!     "fingerprint": string,          // 16 hex digits: rule, file, exchange, JSON member
+//!     "exchange": int | null,         // 0-based, as in `#exchanges[N]`; null: about the file
+//!     "location": Location,           // the primary label
+//!     "related": [ Location ]
+//!   } ],
+//!   "summary": { "files", "exchanges", "errors", "warnings", "infos",
+//!                "suppressed", "baselined", "stale_baseline": int }
+//! }
+//! Location = {
+//!   "start": { "line": int, "column": int, "offset": int },
+//!   "end":   { "line": int, "column": int, "offset": int },   // exclusive
+//!   "body": string | null,   // e.g. "#exchanges[2].response.body": the label is inside that
+//!                            // decoded body; start/end then cover the body's bytes in the file
+//!   "label": string          // the label's note, possibly ""
+//! }
+//! ```
+//!
+//! Lines and columns are 1-based; columns count Unicode scalar values; offsets are 0-based
+//! byte offsets into the file. Diagnostics are in file order, then by position.
 
 use std::io::{self, Write};
 
+use serde::Serialize;
+
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::resolve::Location;
+use crate::source::LineCol;
 
-pub fn write(_reports: &[FileReport], _context: &Context, _out: &mut dyn Write) -> io::Result<()> {
-    Err(io::Error::other("this format is being written"))
+/// The schema's version; bumped on any change that is not a pure addition.
+const VERSION: u32 = 1;
+
+pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
+    let s = &context.summary;
+    let document = Document {
+        version: VERSION,
+        tool: Tool {
+            name: "a2alint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        files: reports
+            .iter()
+            .map(|r| File {
+                path: &r.path,
+                exchanges: r.exchanges,
+            })
+            .collect(),
+        diagnostics: reports
+            .iter()
+            .flat_map(|r| r.diagnostics.iter().map(move |d| (r, d)))
+            .map(|(r, d)| JsonDiagnostic {
+                path: &r.path,
+                rule: d.rule.slug(),
+                severity: d.severity.as_str(),
+                message: &d.message,
+                help: d.help.as_deref(),
+                fingerprint: &d.fingerprint,
+                exchange: d.exchange,
+                location: location(&d.primary),
+                related: d.related.iter().map(location).collect(),
+            })
+            .collect(),
+        summary: JsonSummary {
+            files: s.files,
+            exchanges: s.exchanges,
+            errors: s.errors,
+            warnings: s.warnings,
+            infos: s.infos,
+            suppressed: s.suppressed,
+            baselined: s.baselined,
+            stale_baseline: s.stale_baseline,
+        },
+    };
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}
+
+fn location(l: &Location) -> JsonLocation<'_> {
+    JsonLocation {
+        start: position(l.start, l.span.start),
+        end: position(l.end, l.span.end),
+        body: l.body.as_deref(),
+        label: &l.text,
+    }
+}
+
+fn position(at: LineCol, offset: usize) -> Position {
+    Position {
+        line: at.line,
+        column: at.column,
+        offset,
+    }
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    tool: Tool,
+    files: Vec<File<'a>>,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: JsonSummary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct File<'a> {
+    path: &'a str,
+    exchanges: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    path: &'a str,
+    rule: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    help: Option<&'a str>,
+    fingerprint: &'a str,
+    exchange: Option<usize>,
+    location: JsonLocation<'a>,
+    related: Vec<JsonLocation<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonLocation<'a> {
+    start: Position,
+    end: Position,
+    body: Option<&'a str>,
+    label: &'a str,
+}
+
+#[derive(Serialize)]
+struct Position {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    files: usize,
+    exchanges: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+    suppressed: usize,
+    baselined: usize,
+    stale_baseline: usize,
 }

@@ -1,10 +1,458 @@
 //! `--format sarif`: SARIF 2.1.0 as GitHub code scanning reads it.
+//!
+//! Hand-written serde structs holding only the fields we promise, in a fixed order (as ruff
+//! and zizmor do; linter-conventions §3.5). What GitHub reads and why each field is here:
+//! linter-conventions §3.2; the document validates against the OASIS schema in the tests.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 
+use serde::Serialize;
+
+use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::resolve::{Diagnostic, Location};
+use crate::rules::{Group, RuleId};
 
-pub fn write(_reports: &[FileReport], _context: &Context, _out: &mut dyn Write) -> io::Result<()> {
-    Err(io::Error::other("this format is being written"))
+const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+/// GitHub shows at most 1024 characters of a rule's full description (§3.2).
+const MAX_DESCRIPTION: usize = 1024;
+const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
+pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
+    let mut results = Vec::new();
+    for report in reports {
+        let (uri, uri_base_id) = artifact_uri(&report.path, context);
+        let occurrences = occurrences(&report.diagnostics);
+        for (d, n) in report.diagnostics.iter().zip(occurrences) {
+            results.push(result(d, n, &uri, uri_base_id));
+        }
+    }
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        // Exactly one run: GitHub rejects several runs with one category (§2 item 7).
+        runs: [Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "a2alint",
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri: (!REPOSITORY.is_empty()).then_some(REPOSITORY),
+                    rules: RuleId::ALL.iter().map(|&rule| descriptor(rule)).collect(),
+                },
+            },
+            // GitHub takes the text before the last `/` as the category; like upload-sarif's
+            // `category` input, the trailing slash is added when missing.
+            automation_details: context.sarif_category.as_ref().map(|c| AutomationDetails {
+                id: if c.ends_with('/') { c.clone() } else { format!("{c}/") },
+            }),
+            // Required by SARIF §3.14.27 for text results; our columns count scalar values.
+            column_kind: "unicodeCodePoints",
+            results,
+        }],
+    };
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    writeln!(out)
+}
+
+/// For each diagnostic, how many earlier diagnostics of its file share its fingerprint
+/// plus one. The resolve fingerprint has no occurrence counter, so two same-rule findings
+/// with no exchange or member (capture problems, say) would otherwise collapse into one
+/// alert; the counter is the "occurrence" part of the logical identity (issue 5).
+pub(super) fn occurrences(diagnostics: &[Diagnostic]) -> Vec<usize> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    diagnostics
+        .iter()
+        .map(|d| {
+            let n = seen.entry(d.fingerprint.as_str()).or_default();
+            *n += 1;
+            *n
+        })
+        .collect()
+}
+
+/// The fingerprint with its occurrence; the first occurrence stays bare so the common case
+/// equals the diagnostic's (and the baseline's) fingerprint.
+pub(super) fn identity(d: &Diagnostic, occurrence: usize) -> String {
+    if occurrence <= 1 {
+        d.fingerprint.clone()
+    } else {
+        format!("{}:{occurrence}", d.fingerprint)
+    }
+}
+
+/// `path` (relative to `context.base_dir`, or absolute) relative to the repository root,
+/// with `/` separators; `None` when there is no root or the file is outside it.
+pub(super) fn repo_path(path: &str, context: &Context) -> Option<String> {
+    let root = context.repo_root.as_ref()?;
+    let path = Path::new(path);
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else if context.base_dir.is_absolute() {
+        context.base_dir.join(path)
+    } else {
+        return None;
+    };
+    let relative = normalize(&absolute).strip_prefix(normalize(root)).ok()?.to_path_buf();
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The path shown to CI tools: repository-relative when possible, else as reported.
+pub(super) fn display_path(path: &str, context: &Context) -> String {
+    repo_path(path, context).unwrap_or_else(|| path.to_string())
+}
+
+/// Removes `.` and resolves `..` without touching the file system (the file may be stdin).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A repository-relative URI with `%SRCROOT%` (GitHub relativises against the checkout;
+/// absolute paths break relocation, §2 item 6); a `file://` URI only for absolute paths
+/// outside the repository.
+fn artifact_uri(path: &str, context: &Context) -> (String, Option<&'static str>) {
+    match repo_path(path, context) {
+        Some(relative) => (encode_uri(&relative), Some("%SRCROOT%")),
+        None if Path::new(path).is_absolute() => {
+            let slashed = path.replace('\\', "/");
+            let rooted = if slashed.starts_with('/') { slashed } else { format!("/{slashed}") };
+            (format!("file://{}", encode_uri(&rooted)), None)
+        }
+        None => (encode_uri(&path.replace('\\', "/")), Some("%SRCROOT%")),
+    }
+}
+
+/// Percent-encodes everything but unreserved characters and `/`, so names with spaces,
+/// `#`, `%` or `:` stay one relative path and never read as a scheme or fragment.
+fn encode_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn result<'a>(d: &'a Diagnostic, occurrence: usize, uri: &str, base: Option<&'static str>) -> SarifResult<'a> {
+    let index = RuleId::ALL.iter().position(|&r| r == d.rule).unwrap_or_default();
+    SarifResult {
+        rule_id: d.rule.slug(),
+        rule_index: index,
+        level: level(d.severity),
+        message: Message {
+            text: match &d.help {
+                Some(help) => format!("{}\nhelp: {help}", d.message),
+                None => d.message.clone(),
+            },
+        },
+        // GitHub uses only the first location (§3.2).
+        locations: [location(&d.primary, None, uri, base)],
+        related_locations: d
+            .related
+            .iter()
+            .enumerate()
+            .map(|(i, l)| location(l, Some(i + 1), uri, base))
+            .collect(),
+        // Our own logical-identity hash, not GitHub's line-text hash, so same-rule findings
+        // on one line of a one-line HAR file stay apart (§3.2, takeaway 6).
+        partial_fingerprints: PartialFingerprints {
+            primary_location_line_hash: identity(d, occurrence),
+        },
+        // SARIF's three levels lose nothing today, but keep ours as zizmor does (§2 item 14).
+        properties: ResultProperties {
+            severity: d.severity.as_str(),
+            exchange: d.exchange,
+        },
+    }
+}
+
+fn location(l: &Location, id: Option<usize>, uri: &str, base: Option<&'static str>) -> SarifLocation {
+    // A label inside a decoded (decompressed, de-chunked) body is placed on the body's raw
+    // bytes in the file; say which decoded body the note is about.
+    let text = match &l.body {
+        Some(body) if l.text.is_empty() => format!("in the decoded body {body}"),
+        Some(body) => format!("{} (in the decoded body {body})", l.text),
+        None => l.text.clone(),
+    };
+    SarifLocation {
+        id,
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: uri.to_string(),
+                uri_base_id: base,
+            },
+            region: Region {
+                start_line: l.start.line,
+                start_column: l.start.column,
+                end_line: l.end.line,
+                // Exclusive, "the column following the end" (§3.2), as `Location.end` is.
+                end_column: l.end.column,
+                // Our offsets count bytes, so they go in byteOffset/byteLength, not charOffset.
+                byte_offset: l.span.start,
+                byte_length: l.span.len(),
+            },
+        },
+        message: (!text.is_empty()).then_some(Message { text }),
+    }
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn descriptor(rule: RuleId) -> Descriptor {
+    let slug = rule.slug();
+    let group = rule.group();
+    let security = is_security(group);
+    // A security group's name is itself the `security` tag GitHub filters on.
+    let tags = vec![group.as_str(), "a2a"];
+    let doc = rule.doc();
+    Descriptor {
+        id: slug,
+        name: pascal_case(slug),
+        short_description: Text {
+            text: rule.summary().to_string(),
+        },
+        full_description: Text {
+            text: what_it_checks(doc),
+        },
+        help: Help { text: doc, markdown: doc },
+        help_uri: (!REPOSITORY.is_empty())
+            .then(|| format!("{REPOSITORY}/blob/main/rules/{slug}.md")),
+        default_configuration: Configuration {
+            level: level(rule.default_severity()),
+        },
+        properties: RuleProperties {
+            tags,
+            // Capture rules check framing bytes and cannot misfire; the others interpret
+            // A2A semantics, where a capture can be legitimately unusual.
+            precision: if group == Group::Capture { "very-high" } else { "high" },
+            problem_severity: match rule.default_severity() {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "recommendation",
+            },
+            security_severity: security.then(|| security_severity(rule.default_severity())),
+        },
+    }
+}
+
+/// Security rules are recognised by their group's name, so a future `Group::Security`
+/// turns into a GitHub security rule without touching this file.
+fn is_security(group: Group) -> bool {
+    group.as_str() == "security"
+}
+
+/// GitHub's scale (§3.2): ≥9 critical, 7–8.9 high, 4–6.9 medium, <4 low.
+fn security_severity(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "8.0",
+        Severity::Warning => "5.0",
+        Severity::Info => "2.0",
+    }
+}
+
+/// `body-not-json` → `BodyNotJson`.
+fn pascal_case(slug: &str) -> String {
+    slug.split('-')
+        .flat_map(|word| {
+            let mut chars = word.chars();
+            chars.next().map(|c| c.to_ascii_uppercase()).into_iter().chain(chars)
+        })
+        .collect()
+}
+
+/// The paragraphs of the doc's "What it checks" section, each unwrapped to one line, as
+/// many as fit GitHub's 1024-character limit (at least the first, cut if it must be).
+fn what_it_checks(doc: &str) -> String {
+    let section = doc.split_once("## What it checks").map_or(doc, |(_, rest)| rest);
+    let section = section.split("\n## ").next().unwrap_or_default();
+    let mut text = String::new();
+    for paragraph in section.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+        let paragraph = paragraph.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        let sep = if text.is_empty() { "" } else { "\n\n" };
+        if text.chars().count() + sep.len() + paragraph.chars().count() > MAX_DESCRIPTION {
+            if text.is_empty() {
+                text = paragraph.chars().take(MAX_DESCRIPTION - 1).collect();
+                text.push('…');
+            }
+            break;
+        }
+        text.push_str(sep);
+        text.push_str(&paragraph);
+    }
+    text
+}
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    automation_details: Option<AutomationDetails>,
+    column_kind: &'static str,
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'static str>,
+    rules: Vec<Descriptor>,
+}
+
+#[derive(Serialize)]
+struct AutomationDetails {
+    id: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Descriptor {
+    id: &'static str,
+    name: String,
+    short_description: Text,
+    full_description: Text,
+    help: Help,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
+    default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: &'static str,
+    markdown: &'static str,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    tags: Vec<&'static str>,
+    precision: &'static str,
+    #[serde(rename = "problem.severity")]
+    problem_severity: &'static str,
+    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
+    security_severity: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: [SarifLocation; 1],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<SarifLocation>,
+    partial_fingerprints: PartialFingerprints,
+    properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Message>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+    byte_offset: usize,
+    byte_length: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PartialFingerprints {
+    primary_location_line_hash: String,
+}
+
+#[derive(Serialize)]
+struct ResultProperties {
+    #[serde(rename = "a2alint/severity")]
+    severity: &'static str,
+    #[serde(rename = "a2alint/exchange", skip_serializing_if = "Option::is_none")]
+    exchange: Option<usize>,
 }

@@ -53,7 +53,7 @@ impl Summary {
 
 pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) -> io::Result<()> {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    writeln!(
+    write!(
         out,
         "Checked {} ({}) in {:.2}s: {}, {}, {}",
         plural(summary.files, "file"),
@@ -62,5 +62,16 @@ pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) 
         plural(summary.errors, "error"),
         plural(summary.warnings, "warning"),
         plural(summary.infos, "info"),
-    )
+    )?;
+    // Held-back findings are counted so that nothing disappears silently.
+    for (count, what) in [
+        (summary.suppressed, "suppressed"),
+        (summary.baselined, "in the baseline"),
+        (summary.stale_baseline, "stale baseline entries"),
+    ] {
+        if count > 0 {
+            write!(out, "; {count} {what}")?;
+        }
+    }
+    writeln!(out)
 }

@@ -25,6 +25,8 @@ pub struct Diagnostic {
     pub exchange: Option<usize>,
     /// The finding's logical identity, hashed: the same finding keeps it when lines move.
     pub fingerprint: String,
+    /// What the primary label points at (`response/error/code`), when known.
+    pub member: Option<String>,
     pub severity: Severity,
     pub message: String,
     pub help: Option<String>,
@@ -113,6 +115,7 @@ impl<'r> Resolver<'r> {
             rule: finding.rule,
             exchange: finding.exchange.as_ref().map(|a| a.index),
             fingerprint: identity,
+            member: finding.primary.member.clone(),
             severity: finding.severity,
             message: finding.message.clone(),
             help: finding.help.clone(),

@@ -10,6 +10,7 @@ pub enum Group {
     Error,
     Rest,
     Message,
+    Suppression,
 }
 
 impl Group {
@@ -20,6 +21,7 @@ impl Group {
             Group::Error => "error",
             Group::Rest => "rest",
             Group::Message => "message",
+            Group::Suppression => "suppression",
         }
     }
 }
@@ -66,6 +68,11 @@ macro_rules! declare_rules {
                 }
             }
 
+            /// Position in [`RuleId::ALL`].
+            pub fn index(self) -> usize {
+                self as usize
+            }
+
             pub fn from_slug(slug: &str) -> Option<RuleId> {
                 RuleId::ALL.iter().copied().find(|id| id.slug() == slug)
             }
@@ -106,6 +113,7 @@ declare_rules! {
     JsonrpcStandardMessage => "jsonrpc-standard-message", Message, Info;
     UnsupportedOperationAmbiguous => "unsupported-operation-ambiguous", Message, Info;
     ContentTypeErrorMisuse => "content-type-error-misuse", Message, Warning;
+    UnusedSuppression => "unused-suppression", Suppression, Info;
 }
 
 impl RuleId {

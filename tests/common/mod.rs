@@ -29,7 +29,10 @@ pub fn options_for(bytes: &[u8]) -> Options {
                 .unwrap_or_else(|e| panic!("unknown test profile {name}: {e}"))
         })
         .unwrap_or_default();
-    Options { profile }
+    Options {
+        profile,
+        ..Options::default()
+    }
 }
 
 /// Renders reports as a user would see them, without colour.
