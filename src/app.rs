@@ -63,7 +63,10 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         if found.errors.is_empty() {
-            eprintln!("error: no capture files (*.http) found in {}", shown_paths(args));
+            eprintln!(
+                "error: no capture files (*.http) found in {}",
+                shown_paths(args)
+            );
         }
         return Ok(ExitCode::from(FAILURE));
     }
@@ -112,7 +115,10 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         summary,
         sarif_category: args.sarif_category.clone(),
         base_dir: cwd.clone(),
-        repo_root: cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Into::into),
+        repo_root: cwd
+            .ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .map(Into::into),
         github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
     };
     write_report(args, &reports, &context)?;
@@ -154,14 +160,19 @@ fn find_inputs(args: &CheckArgs, config: &Config) -> io::Result<Walk> {
                 io::stdin().lock().read_to_string(&mut text)?;
                 text
             } else {
-                std::fs::read_to_string(list)
-                    .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", list.display())))?
+                std::fs::read_to_string(list).map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot read {}: {e}", list.display()))
+                })?
             };
             Ok(walk::from_list(&text, &excluded))
         }
         None => {
             let default = [PathBuf::from(".")];
-            let paths = if args.paths.is_empty() { &default[..] } else { &args.paths[..] };
+            let paths = if args.paths.is_empty() {
+                &default[..]
+            } else {
+                &args.paths[..]
+            };
             Ok(walk::walk(paths, &args.stdin_filename, &excluded))
         }
     }
@@ -171,28 +182,42 @@ fn shown_paths(args: &CheckArgs) -> String {
     if args.paths.is_empty() {
         return ".".into();
     }
-    args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    args.paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A progress bar on standard error for large runs, only on a terminal.
 fn progress_bar(args: &CheckArgs, files: usize) -> indicatif::ProgressBar {
-    let show = !args.no_progress && !args.quiet && files >= PROGRESS_MIN_FILES && io::stderr().is_terminal();
+    let show = !args.no_progress
+        && !args.quiet
+        && files >= PROGRESS_MIN_FILES
+        && io::stderr().is_terminal();
     if !show {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(files as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}") {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
+    {
         bar.set_style(style);
     }
     bar
 }
 
 /// Writes the report to `--output` or standard output.
-fn write_report(args: &CheckArgs, reports: &[FileReport], context: &report::Context) -> io::Result<()> {
+fn write_report(
+    args: &CheckArgs,
+    reports: &[FileReport],
+    context: &report::Context,
+) -> io::Result<()> {
     match &args.output {
         Some(path) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+            let file = std::fs::File::create(path).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+            })?;
             let mut out = io::BufWriter::new(file);
             report::write(args.format, reports, context, &mut out)?;
             out.flush()

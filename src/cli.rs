@@ -18,7 +18,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Lint captures (`.http` files, or directories of them).
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule with its group and default severity.
     Rules,
     /// Show the documentation of a rule.

@@ -37,12 +37,20 @@ struct BaselineEntry {
 impl Baseline {
     pub fn read(path: &Path) -> io::Result<Baseline> {
         let text = std::fs::read_to_string(path)?;
-        let baseline: Baseline = serde_json::from_str(&text)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{}: not an a2alint baseline: {e}", path.display())))?;
+        let baseline: Baseline = serde_json::from_str(&text).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: not an a2alint baseline: {e}", path.display()),
+            )
+        })?;
         if baseline.version != 1 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("{}: baseline version {} is not supported", path.display(), baseline.version),
+                format!(
+                    "{}: baseline version {} is not supported",
+                    path.display(),
+                    baseline.version
+                ),
             ));
         }
         Ok(baseline)
@@ -79,10 +87,20 @@ impl Baseline {
 }
 
 /// Applies configured ignores (unless `no_ignores`) and the baseline to `reports`.
-pub fn apply(reports: &mut [FileReport], config: &Config, baseline: Option<&Baseline>, no_ignores: bool) -> Held {
+pub fn apply(
+    reports: &mut [FileReport],
+    config: &Config,
+    baseline: Option<&Baseline>,
+    no_ignores: bool,
+) -> Held {
     let mut held = Held::default();
     let known: HashSet<(&str, &str)> = baseline
-        .map(|b| b.findings.iter().map(|e| (e.path.as_str(), e.fingerprint.as_str())).collect())
+        .map(|b| {
+            b.findings
+                .iter()
+                .map(|e| (e.path.as_str(), e.fingerprint.as_str()))
+                .collect()
+        })
         .unwrap_or_default();
     let mut matched: HashSet<(String, String)> = HashSet::new();
     for report in reports.iter_mut() {
@@ -107,7 +125,10 @@ pub fn apply(reports: &mut [FileReport], config: &Config, baseline: Option<&Base
         held.stale_baseline = baseline
             .findings
             .iter()
-            .filter(|e| linted.contains(e.path.as_str()) && !matched.contains(&(e.path.clone(), e.fingerprint.clone())))
+            .filter(|e| {
+                linted.contains(e.path.as_str())
+                    && !matched.contains(&(e.path.clone(), e.fingerprint.clone()))
+            })
             .count();
     }
     held

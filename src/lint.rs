@@ -35,7 +35,11 @@ pub struct Options {
 /// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
 /// one at a time; only diagnostics outlive them.
 pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
-    let enabled: Vec<&dyn Rule> = rules::all().iter().copied().filter(|r| options.rules.is_enabled(r.id())).collect();
+    let enabled: Vec<&dyn Rule> = rules::all()
+        .iter()
+        .copied()
+        .filter(|r| options.rules.is_enabled(r.id()))
+        .collect();
     let mut reader = HttpReader::new(bytes);
     let mut resolver = Resolver::new(path, bytes);
     let mut file_directives: Vec<Directive> = Vec::new();
@@ -45,10 +49,15 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     let mut exchanges = 0;
     for exchange in reader.by_ref() {
         exchanges += 1;
-        let mut directives = if options.no_ignores { Vec::new() } else { directives_of(bytes, &exchange) };
+        let mut directives = if options.no_ignores {
+            Vec::new()
+        } else {
+            directives_of(bytes, &exchange)
+        };
         // `ignore-file` counts only before the first message (A2A captures are read
         // in one pass); elsewhere it is reported as unused.
-        let (file, exchange_scope): (Vec<_>, Vec<_>) = directives.drain(..).partition(|d| d.scope == Scope::File);
+        let (file, exchange_scope): (Vec<_>, Vec<_>) =
+            directives.drain(..).partition(|d| d.scope == Scope::File);
         for directive in file {
             if exchange.index == 0 && directive.span.start < exchange.start() {
                 file_directives.push(directive);
@@ -67,7 +76,8 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
             finding.exchange = Some(anchor.clone());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
         }
-        suppressed += suppress::apply(&mut directives, &mut findings) + suppress::apply(&mut file_directives, &mut findings);
+        suppressed += suppress::apply(&mut directives, &mut findings)
+            + suppress::apply(&mut file_directives, &mut findings);
         findings.extend(unused_findings(&directives, false, options));
         resolver.add(findings.drain(..), Some(&exchange));
     }
@@ -91,7 +101,10 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
 
 /// The directives among the comment lines before an exchange's messages.
 fn directives_of(bytes: &[u8], exchange: &Exchange<'_>) -> Vec<Directive> {
-    exchange.comments().filter_map(|span| suppress::parse(&bytes[span.range()], span)).collect()
+    exchange
+        .comments()
+        .filter_map(|span| suppress::parse(&bytes[span.range()], span))
+        .collect()
 }
 
 fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options) -> Vec<Finding> {
@@ -132,7 +145,11 @@ pub fn lint_inputs(
         .par_iter()
         .map(|input| {
             let bytes = input.read()?;
-            let report = lint_source(input.display_name(), &bytes, &options_for(input.display_name()));
+            let report = lint_source(
+                input.display_name(),
+                &bytes,
+                &options_for(input.display_name()),
+            );
             on_done();
             Ok(report)
         })

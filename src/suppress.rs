@@ -33,7 +33,10 @@ pub struct Entry {
 /// Reads the directive in a comment line, if it holds one.
 pub fn parse(line: &[u8], span: Span) -> Option<Directive> {
     let text = std::str::from_utf8(line).ok()?.trim();
-    let body = text.strip_prefix("//").or_else(|| text.strip_prefix('#'))?.trim_start();
+    let body = text
+        .strip_prefix("//")
+        .or_else(|| text.strip_prefix('#'))?
+        .trim_start();
     let rest = body.strip_prefix("a2alint:")?.trim_start();
     let (scope, list) = if let Some(list) = rest.strip_prefix("ignore-file[") {
         (Scope::File, list)
@@ -51,13 +54,21 @@ pub fn parse(line: &[u8], span: Span) -> Option<Directive> {
             used: false,
         })
         .collect();
-    Some(Directive { scope, span, entries })
+    Some(Directive {
+        scope,
+        span,
+        entries,
+    })
 }
 
 impl Directive {
     /// Does the directive silence `finding`? Marks the entry used when it does.
     pub fn silences(&mut self, finding: &Finding) -> bool {
-        match self.entries.iter_mut().find(|e| e.rule == Some(finding.rule)) {
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| e.rule == Some(finding.rule))
+        {
             Some(entry) => {
                 entry.used = true;
                 true
@@ -81,17 +92,29 @@ pub fn unused(directives: &[Directive], misplaced: bool) -> Vec<Finding> {
     for directive in directives {
         for entry in directive.entries.iter().filter(|e| !e.used) {
             let (label, message) = match entry.rule {
-                None => ("unknown rule", format!("suppression names `{}`, which is not a rule", entry.name)),
+                None => (
+                    "unknown rule",
+                    format!("suppression names `{}`, which is not a rule", entry.name),
+                ),
                 Some(_) if misplaced => (
                     "after the first message",
-                    format!("`ignore-file[{}]` only counts before the first message of the file", entry.name),
+                    format!(
+                        "`ignore-file[{}]` only counts before the first message of the file",
+                        entry.name
+                    ),
                 ),
                 Some(_) => {
                     let scope = match directive.scope {
                         Scope::Exchange => "this exchange",
                         Scope::File => "this file",
                     };
-                    ("silences nothing", format!("suppression of `{}` silences nothing in {scope}", entry.name))
+                    (
+                        "silences nothing",
+                        format!(
+                            "suppression of `{}` silences nothing in {scope}",
+                            entry.name
+                        ),
+                    )
                 }
             };
             findings.push(
@@ -109,9 +132,17 @@ mod tests {
 
     #[test]
     fn parses_both_scopes_and_comment_styles() {
-        let d = parse(b"# a2alint: ignore[error-info-missing, nope] vendor bug #12", Span::new(0, 1)).unwrap();
+        let d = parse(
+            b"# a2alint: ignore[error-info-missing, nope] vendor bug #12",
+            Span::new(0, 1),
+        )
+        .unwrap();
         assert_eq!(d.scope, Scope::Exchange);
-        let names: Vec<_> = d.entries.iter().map(|e| (e.name.as_str(), e.rule.is_some())).collect();
+        let names: Vec<_> = d
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.rule.is_some()))
+            .collect();
         assert_eq!(names, [("error-info-missing", true), ("nope", false)]);
         let f = parse(b"//  a2alint: ignore-file[body-not-json]", Span::new(0, 1)).unwrap();
         assert_eq!(f.scope, Scope::File);

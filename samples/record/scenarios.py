@@ -219,6 +219,24 @@ JSONRPC = {
         dumps({'id': 16, 'method': 'GetTask', 'params': {'id': 'no-such-task'}}),
         content_type=JSON,
     ),
+    'batch-request': lambda s: s.send(
+        'A JSON-RPC batch (an array of requests)',
+        'POST',
+        JSONRPC_PATH,
+        dumps([{'jsonrpc': '2.0', 'id': 20, 'method': 'GetTask', 'params': {'id': 'no-such-task'}}]),
+        content_type=JSON,
+    ),
+    'id-not-scalar': lambda s: s.send(
+        'A request whose id is an object',
+        'POST',
+        JSONRPC_PATH,
+        dumps({'jsonrpc': '2.0', 'id': {'n': 21}, 'method': 'GetTask', 'params': {'id': 'no-such-task'}}),
+        content_type=JSON,
+    ),
+    'message-with-empty-parts': lambda s: rpc(
+        s, 'SendMessage whose message has no parts', 22, 'SendMessage',
+        {'message': {'messageId': 'msg-no-parts', 'role': 'ROLE_USER', 'parts': []}},
+    ),
     'subscribe-completed-task': lambda s: rpc(
         s,
         'SubscribeToTask: a task that already completed',
@@ -336,6 +354,10 @@ HTTP_JSON = {
     'text-plain-request': lambda s: rest(
         s, 'Content-Type: text/plain', 'POST', '/message:send',
         {'message': message('msg-text-plain', 'hello')}, content_type='text/plain',
+    ),
+    'message-with-empty-parts': lambda s: rest(
+        s, 'SendMessage whose message has no parts', 'POST', '/message:send',
+        {'message': {'messageId': 'msg-no-parts', 'role': 'ROLE_USER', 'parts': []}},
     ),
     'subscribe-completed-task': lambda s: rest(
         s,

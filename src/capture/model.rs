@@ -34,7 +34,10 @@ impl<'s> Exchange<'s> {
 
     /// The comment lines before the exchange's messages.
     pub fn comments(&self) -> impl Iterator<Item = Span> + '_ {
-        self.request.iter().chain(self.response.iter()).flat_map(|m| m.comments.iter().copied())
+        self.request
+            .iter()
+            .chain(self.response.iter())
+            .flat_map(|m| m.comments.iter().copied())
     }
 
     /// Start offset of the exchange's first message, for ordering findings.

@@ -382,13 +382,18 @@ impl<'a> MessageView<'a, '_> {
 
     /// A label on the start line (`HTTP/1.1 404 Not Found`).
     pub fn start_line_label(&self, text: impl Into<String>) -> Label {
-        Label::at(self.message.start_line_span, text).member(format!("{}/start-line", self.side.name()))
+        Label::at(self.message.start_line_span, text)
+            .member(format!("{}/start-line", self.side.name()))
     }
 
     /// A label on the value of header `name`, or on the start line when it is absent.
     pub fn header_label(&self, name: &str, text: impl Into<String>) -> Label {
         match self.message.header(name) {
-            Some(header) => Label::at(header.value_span, text).member(format!("{}/header/{}", self.side.name(), name.to_ascii_lowercase())),
+            Some(header) => Label::at(header.value_span, text).member(format!(
+                "{}/header/{}",
+                self.side.name(),
+                name.to_ascii_lowercase()
+            )),
             None => self.start_line_label(text),
         }
     }

@@ -136,7 +136,10 @@ pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
             return Err(ConfigError {
                 path: shown,
                 line: line_of(key.span().start),
-                message: format!("unknown rule `{}`; `a2alint rules` lists them", key.get_ref()),
+                message: format!(
+                    "unknown rule `{}`; `a2alint rules` lists them",
+                    key.get_ref()
+                ),
             });
         }
     }

@@ -41,13 +41,16 @@ struct CompiledIgnore {
 impl Config {
     /// No configuration file: defaults everywhere.
     pub fn empty(cwd: &Path) -> Config {
-        Config::from_file(ConfigFile::default(), cwd, cwd).expect("the empty configuration is valid")
+        Config::from_file(ConfigFile::default(), cwd, cwd)
+            .expect("the empty configuration is valid")
     }
 
     /// Reads `path`, whose globs are relative to its directory.
     pub fn read(path: &Path, cwd: &Path) -> Result<Config, ConfigError> {
         let file = load(path)?;
-        let root = path.parent().map_or_else(|| cwd.to_path_buf(), |p| cwd.join(p));
+        let root = path
+            .parent()
+            .map_or_else(|| cwd.to_path_buf(), |p| cwd.join(p));
         Config::from_file(file, &root, cwd).map_err(|message| ConfigError {
             path: path.display().to_string(),
             line: 0,
@@ -64,7 +67,11 @@ impl Config {
             .overrides
             .iter()
             .map(|o| {
-                let levels = o.rules.iter().map(|(r, l)| (known(r.get_ref()), rule_level(*l))).collect();
+                let levels = o
+                    .rules
+                    .iter()
+                    .map(|(r, l)| (known(r.get_ref()), rule_level(*l)))
+                    .collect();
                 Ok((glob_set(&o.files)?, levels))
             })
             .collect::<Result<_, String>>()?;
@@ -119,7 +126,9 @@ impl Config {
     /// The rules for the file reports show as `path`.
     pub fn rules_for(&self, path: &str) -> RuleSet {
         let mut rules = self.rules.clone();
-        let relative = self.relative(path);
+        let Some(relative) = self.relative(path) else {
+            return rules;
+        };
         for (files, levels) in &self.overrides {
             if matches(files, &relative) {
                 for &(rule, level) in levels {
@@ -132,26 +141,52 @@ impl Config {
 
     /// Is a walked file excluded by `exclude`?
     pub fn is_excluded(&self, path: &str) -> bool {
-        matches(&self.exclude, &self.relative(path))
+        self.relative(path)
+            .is_some_and(|relative| matches(&self.exclude, &relative))
     }
 
     /// Does an `[[ignore]]` entry silence this diagnostic of the file shown as `path`?
     pub fn is_ignored(&self, path: &str, diagnostic: &Diagnostic) -> bool {
-        let relative = self.relative(path);
+        let Some(relative) = self.relative(path) else {
+            return false;
+        };
         self.ignores.iter().any(|ignore| {
             ignore.rules.contains(&diagnostic.rule)
                 && matches(&ignore.files, &relative)
-                && ignore.exchange.is_none_or(|e| diagnostic.exchange == Some(e))
-                && ignore.member.as_ref().is_none_or(|m| diagnostic.member.as_deref().is_some_and(|d| d.starts_with(m.as_str())))
+                && ignore
+                    .exchange
+                    .is_none_or(|e| diagnostic.exchange == Some(e))
+                && ignore.member.as_ref().is_none_or(|m| {
+                    diagnostic
+                        .member
+                        .as_deref()
+                        .is_some_and(|d| d.starts_with(m.as_str()))
+                })
         })
     }
 
-    /// `path` (relative to the current directory) relative to the configuration's directory.
-    fn relative(&self, path: &str) -> String {
-        let absolute = self.cwd.join(path);
-        let relative = absolute.strip_prefix(&self.root).unwrap_or(Path::new(path));
-        relative.to_string_lossy().replace('\\', "/")
+    /// `path` (relative to the current directory) relative to the configuration's
+    /// directory; `None` for files outside it, which its globs never match.
+    fn relative(&self, path: &str) -> Option<String> {
+        let absolute = normalize(&self.cwd.join(path));
+        let relative = absolute.strip_prefix(normalize(&self.root)).ok()?;
+        Some(relative.to_string_lossy().replace('\\', "/"))
     }
+}
+
+/// `path` with `.` and `..` components resolved lexically (the files may not exist).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn known(slug: &str) -> RuleId {
@@ -168,7 +203,10 @@ fn rule_level(level: Level) -> RuleLevel {
 }
 
 /// An ignore's target: `/log/entries/N...` names HAR entry N, any other pointer a member.
-fn pointer_target(exchange: Option<usize>, pointer: Option<&str>) -> (Option<usize>, Option<String>) {
+fn pointer_target(
+    exchange: Option<usize>,
+    pointer: Option<&str>,
+) -> (Option<usize>, Option<String>) {
     let Some(pointer) = pointer else {
         return (exchange, None);
     };
@@ -185,13 +223,24 @@ fn pointer_target(exchange: Option<usize>, pointer: Option<&str>) -> (Option<usi
 /// Rule ids and group names to rules.
 fn expand(names: &[String]) -> Result<Vec<RuleId>, String> {
     let mut rules = Vec::new();
-    for name in names.iter().flat_map(|n| n.split(',')).map(str::trim).filter(|n| !n.is_empty()) {
+    for name in names
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
         match RuleId::from_slug(name) {
             Some(rule) => rules.push(rule),
             None => {
-                let group: Vec<RuleId> = RuleId::ALL.iter().copied().filter(|r| r.group().as_str() == name).collect();
+                let group: Vec<RuleId> = RuleId::ALL
+                    .iter()
+                    .copied()
+                    .filter(|r| r.group().as_str() == name)
+                    .collect();
                 if group.is_empty() {
-                    return Err(format!("unknown rule or group `{name}`; `a2alint rules` lists them"));
+                    return Err(format!(
+                        "unknown rule or group `{name}`; `a2alint rules` lists them"
+                    ));
                 }
                 rules.extend(group);
             }
@@ -206,7 +255,10 @@ fn glob_set(patterns: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
         let glob = |p: &str| -> Result<Glob, String> {
-            GlobBuilder::new(p).literal_separator(true).build().map_err(|e| format!("bad glob `{pattern}`: {e}"))
+            GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("bad glob `{pattern}`: {e}"))
         };
         builder.add(glob(pattern)?);
         if !pattern.contains('/') {

@@ -56,7 +56,10 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             .append(true)
             .open(file)
             .map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot append to {}: {e}", file.display()))
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot append to {}: {e}", file.display()),
+                )
             })?;
         summary.write_all(step_summary(reports, context).as_bytes())?;
     }

@@ -35,7 +35,12 @@ pub struct Context {
 }
 
 /// Writes every report's diagnostics, in order, in `format`.
-pub fn write(format: Format, reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    format: Format,
+    reports: &[FileReport],
+    context: &Context,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Human => human::write(reports, context.color, out),
         Format::Concise => concise::write(reports, context.color, out),

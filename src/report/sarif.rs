@@ -48,7 +48,11 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             // GitHub takes the text before the last `/` as the category; like upload-sarif's
             // `category` input, the trailing slash is added when missing.
             automation_details: context.sarif_category.as_ref().map(|c| AutomationDetails {
-                id: if c.ends_with('/') { c.clone() } else { format!("{c}/") },
+                id: if c.ends_with('/') {
+                    c.clone()
+                } else {
+                    format!("{c}/")
+                },
             }),
             // Required by SARIF §3.14.27 for text results; our columns count scalar values.
             column_kind: "unicodeCodePoints",
@@ -97,7 +101,10 @@ pub(super) fn repo_path(path: &str, context: &Context) -> Option<String> {
     } else {
         return None;
     };
-    let relative = normalize(&absolute).strip_prefix(normalize(root)).ok()?.to_path_buf();
+    let relative = normalize(&absolute)
+        .strip_prefix(normalize(root))
+        .ok()?
+        .to_path_buf();
     let parts: Vec<_> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy())
@@ -133,7 +140,11 @@ fn artifact_uri(path: &str, context: &Context) -> (String, Option<&'static str>)
         Some(relative) => (encode_uri(&relative), Some("%SRCROOT%")),
         None if Path::new(path).is_absolute() => {
             let slashed = path.replace('\\', "/");
-            let rooted = if slashed.starts_with('/') { slashed } else { format!("/{slashed}") };
+            let rooted = if slashed.starts_with('/') {
+                slashed
+            } else {
+                format!("/{slashed}")
+            };
             (format!("file://{}", encode_uri(&rooted)), None)
         }
         None => (encode_uri(&path.replace('\\', "/")), Some("%SRCROOT%")),
@@ -154,8 +165,16 @@ fn encode_uri(path: &str) -> String {
     out
 }
 
-fn result<'a>(d: &'a Diagnostic, occurrence: usize, uri: &str, base: Option<&'static str>) -> SarifResult<'a> {
-    let index = RuleId::ALL.iter().position(|&r| r == d.rule).unwrap_or_default();
+fn result<'a>(
+    d: &'a Diagnostic,
+    occurrence: usize,
+    uri: &str,
+    base: Option<&'static str>,
+) -> SarifResult<'a> {
+    let index = RuleId::ALL
+        .iter()
+        .position(|&r| r == d.rule)
+        .unwrap_or_default();
     SarifResult {
         rule_id: d.rule.slug(),
         rule_index: index,
@@ -187,7 +206,12 @@ fn result<'a>(d: &'a Diagnostic, occurrence: usize, uri: &str, base: Option<&'st
     }
 }
 
-fn location(l: &Location, id: Option<usize>, uri: &str, base: Option<&'static str>) -> SarifLocation {
+fn location(
+    l: &Location,
+    id: Option<usize>,
+    uri: &str,
+    base: Option<&'static str>,
+) -> SarifLocation {
     // A label inside a decoded (decompressed, de-chunked) body is placed on the body's raw
     // bytes in the file; say which decoded body the note is about.
     let text = match &l.body {
@@ -241,7 +265,10 @@ fn descriptor(rule: RuleId) -> Descriptor {
         full_description: Text {
             text: what_it_checks(doc),
         },
-        help: Help { text: doc, markdown: doc },
+        help: Help {
+            text: doc,
+            markdown: doc,
+        },
         help_uri: (!REPOSITORY.is_empty())
             .then(|| format!("{REPOSITORY}/blob/main/rules/{slug}.md")),
         default_configuration: Configuration {
@@ -251,7 +278,11 @@ fn descriptor(rule: RuleId) -> Descriptor {
             tags,
             // Capture rules check framing bytes and cannot misfire; the others interpret
             // A2A semantics, where a capture can be legitimately unusual.
-            precision: if group == Group::Capture { "very-high" } else { "high" },
+            precision: if group == Group::Capture {
+                "very-high"
+            } else {
+                "high"
+            },
             problem_severity: match rule.default_severity() {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
@@ -282,7 +313,11 @@ fn pascal_case(slug: &str) -> String {
     slug.split('-')
         .flat_map(|word| {
             let mut chars = word.chars();
-            chars.next().map(|c| c.to_ascii_uppercase()).into_iter().chain(chars)
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
         })
         .collect()
 }
@@ -290,11 +325,21 @@ fn pascal_case(slug: &str) -> String {
 /// The paragraphs of the doc's "What it checks" section, each unwrapped to one line, as
 /// many as fit GitHub's 1024-character limit (at least the first, cut if it must be).
 fn what_it_checks(doc: &str) -> String {
-    let section = doc.split_once("## What it checks").map_or(doc, |(_, rest)| rest);
+    let section = doc
+        .split_once("## What it checks")
+        .map_or(doc, |(_, rest)| rest);
     let section = section.split("\n## ").next().unwrap_or_default();
     let mut text = String::new();
-    for paragraph in section.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-        let paragraph = paragraph.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    for paragraph in section
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let paragraph = paragraph
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
         let sep = if text.is_empty() { "" } else { "\n\n" };
         if text.chars().count() + sep.len() + paragraph.chars().count() > MAX_DESCRIPTION {
             if text.is_empty() {

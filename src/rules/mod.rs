@@ -100,7 +100,11 @@ mod tests {
     fn every_rule_id_has_exactly_one_implementation() {
         let implemented: Vec<RuleId> = all().iter().map(|rule| rule.id()).collect();
         // `unused-suppression` is reported by the engine, which alone knows what was silenced.
-        let expected: Vec<RuleId> = RuleId::ALL.iter().copied().filter(|r| *r != RuleId::UnusedSuppression).collect();
+        let expected: Vec<RuleId> = RuleId::ALL
+            .iter()
+            .copied()
+            .filter(|r| *r != RuleId::UnusedSuppression)
+            .collect();
         assert_eq!(implemented, expected);
     }
 }
