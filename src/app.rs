@@ -238,7 +238,7 @@ fn list_rules() -> io::Result<ExitCode> {
             "{:<32} {:<11} {:<8} {}",
             rule.slug(),
             rule.group().as_str(),
-            rule.default_severity(),
+            rule.default_severity().as_str(),
             rule.summary()
         )?;
     }

@@ -1,0 +1,111 @@
+//! Golden test over real traffic: the recordings of the reference SDKs in `samples/real`
+//! (made by `samples/record/record_all.py`) and every finding a2alint reports on them.
+//!
+//! The snapshot is a reviewed result (see `samples/real/README.md`): a finding that is
+//! wrong is a bug in a rule, not something to accept here. Re-recording changes task ids,
+//! context ids and timestamps but must not change a single finding.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use a2alint::cli::Format;
+
+/// Rules that mean a recorded exchange was not read as the SDK sent it.
+const CAPTURE_RULES: [&str; 3] = ["capture-syntax", "content-length-mismatch", "unpaired-message"];
+
+/// Scenarios that are success traffic from end to end: they must stay clean.
+const SUCCESS_SCENARIOS: [&str; 4] = ["agent-card", "send-message", "get-task", "stream"];
+
+fn captures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real");
+    walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.unwrap().into_path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "http"))
+        .collect()
+}
+
+#[test]
+fn real_sdk_traffic_findings() {
+    let files = captures();
+    for sdk in ["a2a-python", "a2a-js"] {
+        for binding in ["jsonrpc", "http-json"] {
+            let dir = format!("samples/real/{sdk}/{binding}/");
+            let count = files
+                .iter()
+                .filter(|p| p.to_string_lossy().replace('\\', "/").contains(&dir))
+                .count();
+            assert!(count >= 20, "only {count} recordings under {dir}");
+        }
+    }
+
+    let reports: Vec<_> = files.iter().map(|path| common::lint_file(path)).collect();
+
+    for report in &reports {
+        assert!(report.exchanges > 0, "{}: no exchange read", report.path);
+        for slug in common::fired(report) {
+            assert!(
+                !CAPTURE_RULES.contains(&slug),
+                "{}: {slug}: a recorded exchange was not read as sent",
+                report.path
+            );
+        }
+        let scenario = Path::new(&report.path).file_stem().unwrap().to_string_lossy();
+        assert!(
+            !SUCCESS_SCENARIOS.contains(&scenario.as_ref()) || report.diagnostics.is_empty(),
+            "{}: success traffic must not get findings: {:?}",
+            report.path,
+            common::fired(report)
+        );
+    }
+
+    let findings = common::render(Format::Concise, &reports);
+    assert_no_run_specific_values(&findings);
+    insta::assert_snapshot!(findings);
+}
+
+/// Findings that quote a server-made id or timestamp would change with every recording.
+fn assert_no_run_specific_values(findings: &str) {
+    for line in findings.lines() {
+        let bytes = line.as_bytes();
+        for start in 0..bytes.len() {
+            let rest = &bytes[start..];
+            assert!(!is_uuid(rest), "a finding quotes a UUID: {line}");
+            assert!(!is_timestamp(rest), "a finding quotes a timestamp: {line}");
+        }
+    }
+}
+
+/// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex digits.
+fn is_uuid(bytes: &[u8]) -> bool {
+    let groups = [8, 4, 4, 4, 12];
+    let mut at = 0;
+    for (i, len) in groups.into_iter().enumerate() {
+        if i > 0 {
+            if bytes.get(at) != Some(&b'-') {
+                return false;
+            }
+            at += 1;
+        }
+        let Some(group) = bytes.get(at..at + len) else {
+            return false;
+        };
+        if !group.iter().all(u8::is_ascii_hexdigit) {
+            return false;
+        }
+        at += len;
+    }
+    true
+}
+
+/// `YYYY-MM-DDThh:mm` as in ISO 8601 timestamps.
+fn is_timestamp(bytes: &[u8]) -> bool {
+    let pattern = b"dddd-dd-ddTdd:dd";
+    bytes.len() >= pattern.len()
+        && pattern.iter().zip(bytes).all(|(p, b)| match p {
+            b'd' => b.is_ascii_digit(),
+            other => other == b,
+        })
+}
