@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use clap::CommandFactory;
 
-use crate::cli::{CheckArgs, Cli, Command, FailOn};
+use crate::cli::{CheckArgs, Cli, Command, FailOn, InspectArgs, InspectFormat};
 use crate::config::Config;
 use crate::gate::{self, Baseline};
+use crate::inspect;
 use crate::lint::{FileReport, Options, lint_inputs};
 use crate::report::{self, Summary, write_summary};
 use crate::rules::RuleId;
@@ -26,6 +27,7 @@ const PROGRESS_MIN_FILES: usize = 200;
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check(&args),
+        Command::Inspect(args) => inspect(&args),
         Command::Rules => list_rules(),
         Command::Explain { rule } => explain(&rule),
         Command::Completions { shell } => {
@@ -228,6 +230,45 @@ fn write_report(
             out.flush()
         }
     }
+}
+
+fn inspect(args: &InspectArgs) -> io::Result<ExitCode> {
+    let default = [PathBuf::from(".")];
+    let paths = if args.paths.is_empty() {
+        &default[..]
+    } else {
+        &args.paths[..]
+    };
+    let found = walk::walk(paths, "<stdin>", &|_| false);
+    let mut failed = !found.errors.is_empty();
+    for error in &found.errors {
+        eprintln!("error: {error}");
+    }
+    let mut rows = Vec::new();
+    for input in &found.inputs {
+        match input.read() {
+            Ok(bytes) => rows.extend(inspect::inspect_source(
+                input.display_name(),
+                &bytes,
+                args.profile,
+            )),
+            Err(error) => {
+                eprintln!("error: {error}");
+                failed = true;
+            }
+        }
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match args.format {
+        InspectFormat::Table => inspect::write_table(&rows, &mut out)?,
+        InspectFormat::Json => inspect::write_json(&rows, &mut out)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::from(if failed || found.inputs.is_empty() {
+        FAILURE
+    } else {
+        0
+    }))
 }
 
 fn list_rules() -> io::Result<ExitCode> {

@@ -19,6 +19,9 @@ pub struct Cli {
 pub enum Command {
     /// Lint captures (`.http` files, or directories of them).
     Check(Box<CheckArgs>),
+    /// Show each exchange's binding, operation, status, A2A error and what a client
+    /// should do next, then a matrix of errors by binding.
+    Inspect(InspectArgs),
     /// List every rule with its group and default severity.
     Rules,
     /// Show the documentation of a rule.
@@ -120,6 +123,26 @@ pub struct CheckArgs {
     /// The name reports give to a capture read from standard input.
     #[arg(long, default_value = "<stdin>")]
     pub stdin_filename: String,
+}
+
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Capture files or directories (default: the current directory).
+    pub paths: Vec<PathBuf>,
+
+    /// `table` for people, `json` for machines.
+    #[arg(long, value_enum, default_value_t = InspectFormat::Table)]
+    pub format: InspectFormat,
+
+    /// The error table to read statuses against.
+    #[arg(long, value_enum, default_value_t = Profile::Spec)]
+    pub profile: Profile,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InspectFormat {
+    Table,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -17,6 +17,7 @@ pub mod capture;
 pub mod classify;
 pub mod cli;
 pub mod finding;
+pub mod inspect;
 pub mod lint;
 pub mod profile;
 pub mod report;

@@ -8,12 +8,14 @@ mod json_span;
 mod jsonrpc;
 mod media;
 mod route;
+mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use json::JsonBody;
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
 pub use media::MediaType;
 pub use route::{MethodName, Operation, method_name};
+pub use shape::Generation;
 
 use crate::capture::{Content, Event, Exchange, Header, Message, Side, parse_events};
 use crate::finding::Label;
@@ -43,6 +45,8 @@ pub struct ExchangeView<'a, 's> {
     pub binding: Binding,
     /// The A2A operation, when the method name or route names one.
     pub operation: Option<Operation>,
+    /// Whether the exchange looks like A2A 0.3 or 1.0.
+    pub generation: Generation,
 }
 
 /// What rules see of one message.
@@ -146,8 +150,10 @@ pub fn classify<'a, 's>(exchange: &'a Exchange<'s>, profile: Profile) -> Exchang
         response,
         binding: Binding::Other,
         operation: None,
+        generation: Generation::Unknown,
     };
     view.decide_binding();
+    view.generation = view.detect_generation();
     view
 }
 

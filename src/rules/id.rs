@@ -10,6 +10,8 @@ pub enum Group {
     Error,
     Rest,
     Message,
+    Stream,
+    Protocol,
     Suppression,
 }
 
@@ -21,6 +23,8 @@ impl Group {
             Group::Error => "error",
             Group::Rest => "rest",
             Group::Message => "message",
+            Group::Stream => "stream",
+            Group::Protocol => "protocol",
             Group::Suppression => "suppression",
         }
     }
@@ -113,10 +117,42 @@ declare_rules! {
     JsonrpcStandardMessage => "jsonrpc-standard-message", Message, Info;
     UnsupportedOperationAmbiguous => "unsupported-operation-ambiguous", Message, Info;
     ContentTypeErrorMisuse => "content-type-error-misuse", Message, Warning;
+    StreamEventNotJson => "stream-event-not-json", Stream, Error;
+    StreamEventShape => "stream-event-shape", Stream, Warning;
+    VersionHeaderMissing => "version-header-missing", Protocol, Warning;
+    MissingMessageIdAccepted => "missing-message-id-accepted", Protocol, Error;
+    LegacyProtocol => "legacy-protocol", Protocol, Info;
     UnusedSuppression => "unused-suppression", Suppression, Info;
 }
 
 impl RuleId {
+    /// Rules that hold only for A2A 1.0 traffic: they are skipped for exchanges shaped as
+    /// 0.3, which had no ErrorInfo, no google.rpc.Status bodies and other message texts.
+    pub fn only_for_1_0(self) -> bool {
+        use RuleId::*;
+        matches!(
+            self,
+            ErrorInfoMissing
+                | ErrorInfoDomain
+                | ErrorInfoReason
+                | ReasonCodeMismatch
+                | HttpStatusMismatch
+                | GrpcStatusMismatch
+                | DetailMissingType
+                | ErrorInfoMetadata
+                | DuplicateErrorInfo
+                | BadRequestDetailMissing
+                | FieldViolationPath
+                | RestErrorShape
+                | RestCodeMismatch
+                | ErrorContentType
+                | JsonrpcStandardMessage
+                | UnsupportedOperationAmbiguous
+                | ContentTypeErrorMisuse
+                | StreamEventShape
+        )
+    }
+
     /// The first line under the doc's "What it checks" heading: the one-line summary
     /// shown by `a2alint rules`.
     pub fn summary(self) -> &'static str {

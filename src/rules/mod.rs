@@ -25,16 +25,21 @@ mod jsonrpc_id_mismatch;
 mod jsonrpc_standard_message;
 mod jsonrpc_unknown_code;
 mod legacy_jsonrpc_method;
+mod legacy_protocol;
 mod message_text_mismatch;
+mod missing_message_id_accepted;
 mod problem_json_error;
 mod reason_code_mismatch;
 mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
+mod stream_event_not_json;
+mod stream_event_shape;
 mod suggest;
 mod undecodable_body;
 mod unpaired_message;
 mod unsupported_operation_ambiguous;
+mod version_header_missing;
 
 pub use id::{Group, RuleId};
 
@@ -89,6 +94,11 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &jsonrpc_standard_message::JsonrpcStandardMessage,
         &unsupported_operation_ambiguous::UnsupportedOperationAmbiguous,
         &content_type_error_misuse::ContentTypeErrorMisuse,
+        &stream_event_not_json::StreamEventNotJson,
+        &stream_event_shape::StreamEventShape,
+        &version_header_missing::VersionHeaderMissing,
+        &missing_message_id_accepted::MissingMessageIdAccepted,
+        &legacy_protocol::LegacyProtocol,
     ]
 }
 

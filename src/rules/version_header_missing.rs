@@ -1,0 +1,37 @@
+//! `version-header-missing`: a 1.0-shaped request with no `A2A-Version`, which the server
+//! must read as 0.3 (A2A §3.6.2).
+
+use crate::classify::{Binding, ExchangeView, Generation};
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct VersionHeaderMissing;
+
+impl Rule for VersionHeaderMissing {
+    fn id(&self) -> RuleId {
+        RuleId::VersionHeaderMissing
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        let (Some(request), Some(_)) = (&view.request, view.operation) else {
+            return;
+        };
+        if !matches!(view.binding, Binding::JsonRpc | Binding::HttpJson)
+            || view.generation != Generation::V1_0
+            || view.declared_version().is_some()
+        {
+            return;
+        }
+        out.push(
+            Finding::new(
+                self.id(),
+                request.start_line_label("no A2A-Version"),
+                "request is shaped as A2A 1.0 but sends no `A2A-Version`; an absent version means 0.3",
+            )
+            .help(
+                "send `A2A-Version: 1.0` on every request (A2A §3.6.1); servers must treat a missing version as \
+                 0.3 (§3.6.2), and both reference SDKs answer VersionNotSupported (-32009)",
+            ),
+        );
+    }
+}
