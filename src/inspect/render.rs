@@ -32,8 +32,8 @@ pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "{}", row.path)?;
             writeln!(
                 out,
-                "{:>6} {:<9} {:<32} {:>6}  {}",
-                "LINE", "BINDING", "OPERATION", "STATUS", "ERROR"
+                "{:>6} {:<9} {:<32} {:>6}  ERROR",
+                "LINE", "BINDING", "OPERATION", "STATUS"
             )?;
             current = Some(&row.path);
         }
