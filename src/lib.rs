@@ -9,7 +9,9 @@
 //!            views ── every rule ──▶ findings
 //!            findings ── resolve ──▶ diagnostics with line, column and a small window;
 //!                                    the file's bytes are dropped here
-//!       ── report (human, concise) ──▶ stdout; summary ──▶ stderr
+//!       ── config ignores, baseline ──▶ findings that count
+//!       ── report (human, concise, json, sarif, github, gitlab, junit) ──▶ stdout or --output;
+//!          summary ──▶ stderr
 //!       ── exit status: 0 clean, 1 findings at or above --fail-on, 2 a2alint failed
 //! ```
 

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::capture::{Exchange, HttpReader, StartLine};
-use crate::classify::classify;
+use crate::classify::{Generation, classify};
 use crate::finding::{Anchor, Finding};
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
@@ -68,7 +68,12 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         let mut directives = exchange_scope;
 
         let view = classify(&exchange, options.profile);
-        for rule in &enabled {
+        // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
+        let legacy = view.generation == Generation::V0_3;
+        for rule in enabled
+            .iter()
+            .filter(|r| !(legacy && r.id().only_for_1_0()))
+        {
             rule.check_exchange(&view, &mut findings);
         }
         let anchor = anchor_of(&exchange);

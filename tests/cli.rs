@@ -7,12 +7,11 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-const CLEAN: &str = "POST /a2a HTTP/1.1\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t\"}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"t\"}}\n";
+const CLEAN: &str = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Version: 1.0\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t\"}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"t\"}}\n";
 /// Fires `unpaired-message` (a warning) only.
 const WARNING_ONLY: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\n";
 /// Fires `body-not-json` (an error).
-const ERROR: &str =
-    "GET /tasks/t HTTP/1.1\n\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{oops}\n";
+const ERROR: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{oops}\n";
 
 fn a2alint() -> Command {
     let mut cmd = Command::cargo_bin("a2alint").unwrap();
@@ -96,7 +95,7 @@ fn concise_format_is_one_line_per_finding() {
         .assert()
         .code(1)
         .stdout(
-            "e.http:6:2: error[body-not-json] response body is declared `application/json` but is not valid JSON: key must be a string\n",
+            "e.http:7:2: error[body-not-json] response body is declared `application/json` but is not valid JSON: key must be a string\n",
         );
 }
 
@@ -110,8 +109,8 @@ fn human_format_shows_the_window_rule_and_help() {
         .code(1)
         .stdout(
             contains("body-not-json")
-                .and(contains("╭─[e.http:6:2]"))
-                .and(contains("6 │ {oops}"))
+                .and(contains("╭─[e.http:7:2]"))
+                .and(contains("7 │ {oops}"))
                 .and(contains("see `a2alint explain body-not-json`"))
                 .and(contains("\u{1b}[").not()),
         );
@@ -132,7 +131,7 @@ fn reads_standard_input_under_the_given_name() {
         .write_stdin(ERROR)
         .assert()
         .code(1)
-        .stdout(contains("piped.http:6:2: error[body-not-json]"));
+        .stdout(contains("piped.http:7:2: error[body-not-json]"));
     a2alint()
         .args(["check", "--format", "concise", "-q", "-"])
         .write_stdin(CLEAN)
@@ -186,7 +185,7 @@ fn unreadable_entries_are_reported_and_the_run_goes_on() {
         .args(["check", "--format", "concise", "."])
         .assert()
         .code(2)
-        .stdout(contains("good.http:6:2: error[body-not-json]"))
+        .stdout(contains("good.http:7:2: error[body-not-json]"))
         .stderr(
             contains("error: dangling.http:")
                 .and(contains("loop/back: symbolic link loop"))

@@ -331,8 +331,10 @@ impl<'a, 's> ExchangeView<'a, 's> {
     /// The `A2A-Version` the request declares (header, or query parameter per §3.6.1).
     pub fn declared_version(&self) -> Option<(&str, Span)> {
         let request = self.exchange.request.as_ref()?;
+        // An empty value is the same as none: both mean 0.3 (A2A §3.6.2).
         if let Some(header) = request.header("a2a-version") {
-            return Some((header.value_str().unwrap_or("").trim(), header.value_span));
+            let value = header.value_str().unwrap_or("").trim();
+            return (!value.is_empty()).then_some((value, header.value_span));
         }
         let target = match request.start_line {
             crate::capture::StartLine::Request { target, .. } => target,
@@ -345,6 +347,9 @@ impl<'a, 's> ExchangeView<'a, 's> {
                 .is_some_and(|k| k.eq_ignore_ascii_case("a2a-version"))
         })?;
         let value = pair.split_once('=').map_or("", |(_, v)| v);
+        if value.is_empty() {
+            return None;
+        }
         let offset = pair.as_ptr() as usize - target.as_ptr() as usize;
         let span = request.start_line_span;
         let start = span.start + request_target_offset(request) + offset + pair.len() - value.len();

@@ -34,9 +34,18 @@ impl ExchangeView<'_, '_> {
                 _ => {}
             },
             Binding::HttpJson => {
-                let under_v1 = self.exchange.request.as_ref().is_some_and(|r| {
-                    matches!(r.start_line, crate::capture::StartLine::Request { target, .. } if target.starts_with("/v1/") || target.contains("/v1/"))
-                });
+                // 0.3 routes sat right under `/v1/`; a 1.0 base path may contain `v1` elsewhere.
+                let under_v1 = self
+                    .exchange
+                    .request
+                    .as_ref()
+                    .is_some_and(|r| match r.start_line {
+                        crate::capture::StartLine::Request { method, target } => {
+                            super::route::http_json_route(method, target)
+                                .is_some_and(|route| route.under_v1)
+                        }
+                        crate::capture::StartLine::Response { .. } => false,
+                    });
                 return if under_v1 {
                     Generation::V0_3
                 } else {

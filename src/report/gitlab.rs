@@ -3,7 +3,7 @@
 //! The fields GitLab reads and how it merges reports: linter-conventions §4.2 (GitLab's
 //! `doc/ci/testing/code_quality.md`). Everything else in the Code Climate spec is ignored.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::report::Context;
-use crate::report::sarif::{display_path, identity, occurrences};
+use crate::report::github::display_path;
+use crate::resolve::Diagnostic;
 
 pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     let mut issues = Vec::new();
@@ -59,6 +60,34 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
     }
     serde_json::to_writer_pretty(&mut *out, &issues)?;
     writeln!(out)
+}
+
+// Finding identities, shared with `sarif` (primaryLocationLineHash).
+
+/// For each diagnostic, how many earlier diagnostics of its file share its fingerprint
+/// plus one. The resolve fingerprint has no occurrence counter, so two same-rule findings
+/// with no exchange or member (capture problems, say) would otherwise collapse into one
+/// alert; the counter is the "occurrence" part of the logical identity (issue 5).
+pub(super) fn occurrences(diagnostics: &[Diagnostic]) -> Vec<usize> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    diagnostics
+        .iter()
+        .map(|d| {
+            let n = seen.entry(d.fingerprint.as_str()).or_default();
+            *n += 1;
+            *n
+        })
+        .collect()
+}
+
+/// The fingerprint with its occurrence; the first occurrence stays bare so the common case
+/// equals the diagnostic's (and the baseline's) fingerprint.
+pub(super) fn identity(d: &Diagnostic, occurrence: usize) -> String {
+    if occurrence <= 1 {
+        d.fingerprint.clone()
+    } else {
+        format!("{}:{occurrence}", d.fingerprint)
+    }
 }
 
 /// 64-bit FNV-1a over `parts`, in hex: stable across runs and platforms (the standard

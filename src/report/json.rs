@@ -8,15 +8,16 @@
 //! {
 //!   "version": 1,
 //!   "tool": { "name": "a2alint", "version": "0.1.0" },
-//!   "files": [ { "path": string, "exchanges": int } ],        // every file checked, clean ones too
+//!   "files": [ { "path": string, "exchanges": int } ],   // every file checked, clean ones too
 //!   "diagnostics": [ {
-//!     "path": string,                 // as in the other formats: relative to the current directory
+//!     "path": string,                 // as given or found, like `concise` shows it
 //!     "rule": string,                 // the rule's slug, e.g. "body-not-json"
 //!     "severity": "error" | "warning" | "info",
 //!     "message": string,
 //!     "help": string | null,
 //!     "fingerprint": string,          // 16 hex digits: rule, file, exchange, JSON member
 //!     "exchange": int | null,         // 0-based, as in `#exchanges[N]`; null: about the file
+//!     "member": string | null,        // what the label points at, e.g. "response/error/code"
 //!     "location": Location,           // the primary label
 //!     "related": [ Location ]
 //!   } ],
@@ -73,6 +74,7 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
                 help: d.help.as_deref(),
                 fingerprint: &d.fingerprint,
                 exchange: d.exchange,
+                member: d.member.as_deref(),
                 location: location(&d.primary),
                 related: d.related.iter().map(location).collect(),
             })
@@ -139,6 +141,7 @@ struct JsonDiagnostic<'a> {
     help: Option<&'a str>,
     fingerprint: &'a str,
     exchange: Option<usize>,
+    member: Option<&'a str>,
     location: JsonLocation<'a>,
     related: Vec<JsonLocation<'a>>,
 }

@@ -4,15 +4,16 @@
 //! and zizmor do; linter-conventions §3.5). What GitHub reads and why each field is here:
 //! linter-conventions §3.2; the document validates against the OASIS schema in the tests.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::report::github::repo_path;
+use crate::report::gitlab::{identity, occurrences};
 use crate::resolve::{Diagnostic, Location};
 use crate::rules::{Group, RuleId};
 
@@ -25,10 +26,10 @@ const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     let mut results = Vec::new();
     for report in reports {
-        let (uri, uri_base_id) = artifact_uri(&report.path, context);
+        let artifact = artifact_location(&report.path, context);
         let occurrences = occurrences(&report.diagnostics);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
-            results.push(result(d, n, &uri, uri_base_id));
+            results.push(result(d, n, &artifact));
         }
     }
     let log = Log {
@@ -63,92 +64,20 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
     writeln!(out)
 }
 
-/// For each diagnostic, how many earlier diagnostics of its file share its fingerprint
-/// plus one. The resolve fingerprint has no occurrence counter, so two same-rule findings
-/// with no exchange or member (capture problems, say) would otherwise collapse into one
-/// alert; the counter is the "occurrence" part of the logical identity (issue 5).
-pub(super) fn occurrences(diagnostics: &[Diagnostic]) -> Vec<usize> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    diagnostics
-        .iter()
-        .map(|d| {
-            let n = seen.entry(d.fingerprint.as_str()).or_default();
-            *n += 1;
-            *n
-        })
-        .collect()
-}
-
-/// The fingerprint with its occurrence; the first occurrence stays bare so the common case
-/// equals the diagnostic's (and the baseline's) fingerprint.
-pub(super) fn identity(d: &Diagnostic, occurrence: usize) -> String {
-    if occurrence <= 1 {
-        d.fingerprint.clone()
-    } else {
-        format!("{}:{occurrence}", d.fingerprint)
-    }
-}
-
-/// `path` (relative to `context.base_dir`, or absolute) relative to the repository root,
-/// with `/` separators; `None` when there is no root or the file is outside it.
-pub(super) fn repo_path(path: &str, context: &Context) -> Option<String> {
-    let root = context.repo_root.as_ref()?;
-    let path = Path::new(path);
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else if context.base_dir.is_absolute() {
-        context.base_dir.join(path)
-    } else {
-        return None;
-    };
-    let relative = normalize(&absolute)
-        .strip_prefix(normalize(root))
-        .ok()?
-        .to_path_buf();
-    let parts: Vec<_> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect();
-    (!parts.is_empty()).then(|| parts.join("/"))
-}
-
-/// The path shown to CI tools: repository-relative when possible, else as reported.
-pub(super) fn display_path(path: &str, context: &Context) -> String {
-    repo_path(path, context).unwrap_or_else(|| path.to_string())
-}
-
-/// Removes `.` and resolves `..` without touching the file system (the file may be stdin).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// A repository-relative URI with `%SRCROOT%` (GitHub relativises against the checkout;
 /// absolute paths break relocation, §2 item 6); a `file://` URI only for absolute paths
 /// outside the repository.
-fn artifact_uri(path: &str, context: &Context) -> (String, Option<&'static str>) {
-    match repo_path(path, context) {
+fn artifact_location(path: &str, context: &Context) -> ArtifactLocation {
+    let (uri, uri_base_id) = match repo_path(path, context) {
         Some(relative) => (encode_uri(&relative), Some("%SRCROOT%")),
         None if Path::new(path).is_absolute() => {
             let slashed = path.replace('\\', "/");
-            let rooted = if slashed.starts_with('/') {
-                slashed
-            } else {
-                format!("/{slashed}")
-            };
+            let rooted = format!("/{}", slashed.trim_start_matches('/'));
             (format!("file://{}", encode_uri(&rooted)), None)
         }
         None => (encode_uri(&path.replace('\\', "/")), Some("%SRCROOT%")),
-    }
+    };
+    ArtifactLocation { uri, uri_base_id }
 }
 
 /// Percent-encodes everything but unreserved characters and `/`, so names with spaces,
@@ -165,12 +94,7 @@ fn encode_uri(path: &str) -> String {
     out
 }
 
-fn result<'a>(
-    d: &'a Diagnostic,
-    occurrence: usize,
-    uri: &str,
-    base: Option<&'static str>,
-) -> SarifResult<'a> {
+fn result(d: &Diagnostic, occurrence: usize, artifact: &ArtifactLocation) -> SarifResult {
     let index = RuleId::ALL
         .iter()
         .position(|&r| r == d.rule)
@@ -179,19 +103,19 @@ fn result<'a>(
         rule_id: d.rule.slug(),
         rule_index: index,
         level: level(d.severity),
-        message: Message {
+        message: Text {
             text: match &d.help {
                 Some(help) => format!("{}\nhelp: {help}", d.message),
                 None => d.message.clone(),
             },
         },
         // GitHub uses only the first location (§3.2).
-        locations: [location(&d.primary, None, uri, base)],
+        locations: [location(&d.primary, None, artifact)],
         related_locations: d
             .related
             .iter()
             .enumerate()
-            .map(|(i, l)| location(l, Some(i + 1), uri, base))
+            .map(|(i, l)| location(l, Some(i + 1), artifact))
             .collect(),
         // Our own logical-identity hash, not GitHub's line-text hash, so same-rule findings
         // on one line of a one-line HAR file stay apart (§3.2, takeaway 6).
@@ -206,12 +130,7 @@ fn result<'a>(
     }
 }
 
-fn location(
-    l: &Location,
-    id: Option<usize>,
-    uri: &str,
-    base: Option<&'static str>,
-) -> SarifLocation {
+fn location(l: &Location, id: Option<usize>, artifact: &ArtifactLocation) -> SarifLocation {
     // A label inside a decoded (decompressed, de-chunked) body is placed on the body's raw
     // bytes in the file; say which decoded body the note is about.
     let text = match &l.body {
@@ -222,10 +141,7 @@ fn location(
     SarifLocation {
         id,
         physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: uri.to_string(),
-                uri_base_id: base,
-            },
+            artifact_location: artifact.clone(),
             region: Region {
                 start_line: l.start.line,
                 start_column: l.start.column,
@@ -237,7 +153,7 @@ fn location(
                 byte_length: l.span.len(),
             },
         },
-        message: (!text.is_empty()).then_some(Message { text }),
+        message: (!text.is_empty()).then_some(Text { text }),
     }
 }
 
@@ -252,7 +168,6 @@ fn level(severity: Severity) -> &'static str {
 fn descriptor(rule: RuleId) -> Descriptor {
     let slug = rule.slug();
     let group = rule.group();
-    let security = is_security(group);
     // A security group's name is itself the `security` tag GitHub filters on.
     let tags = vec![group.as_str(), "a2a"];
     let doc = rule.doc();
@@ -288,37 +203,27 @@ fn descriptor(rule: RuleId) -> Descriptor {
                 Severity::Warning => "warning",
                 Severity::Info => "recommendation",
             },
-            security_severity: security.then(|| security_severity(rule.default_severity())),
+            security_severity: security_severity(rule),
         },
     }
 }
 
-/// Security rules are recognised by their group's name, so a future `Group::Security`
-/// turns into a GitHub security rule without touching this file.
-fn is_security(group: Group) -> bool {
-    group.as_str() == "security"
-}
-
-/// GitHub's scale (§3.2): ≥9 critical, 7–8.9 high, 4–6.9 medium, <4 low.
-fn security_severity(severity: Severity) -> &'static str {
-    match severity {
+/// GitHub's scale (§3.2): ≥9 critical, 7–8.9 high, 4–6.9 medium, <4 low. Security rules
+/// are recognised by their group's name, so a future `Group::Security` becomes a GitHub
+/// security rule without touching this file.
+fn security_severity(rule: RuleId) -> Option<&'static str> {
+    (rule.group().as_str() == "security").then_some(match rule.default_severity() {
         Severity::Error => "8.0",
         Severity::Warning => "5.0",
         Severity::Info => "2.0",
-    }
+    })
 }
 
-/// `body-not-json` → `BodyNotJson`.
+/// `body-not-json` → `BodyNotJson` (slugs are ASCII kebab-case).
 fn pascal_case(slug: &str) -> String {
     slug.split('-')
-        .flat_map(|word| {
-            let mut chars = word.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase())
-                .into_iter()
-                .chain(chars)
-        })
+        .filter(|word| !word.is_empty())
+        .map(|word| word[..1].to_ascii_uppercase() + &word[1..])
         .collect()
 }
 
@@ -330,46 +235,47 @@ fn what_it_checks(doc: &str) -> String {
         .map_or(doc, |(_, rest)| rest);
     let section = section.split("\n## ").next().unwrap_or_default();
     let mut text = String::new();
-    for paragraph in section
-        .split("\n\n")
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        let paragraph = paragraph
-            .lines()
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let sep = if text.is_empty() { "" } else { "\n\n" };
-        if text.chars().count() + sep.len() + paragraph.chars().count() > MAX_DESCRIPTION {
+    for paragraph in section.split("\n\n") {
+        let paragraph = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+        if paragraph.is_empty() {
+            continue;
+        }
+        let longer = if text.is_empty() {
+            paragraph
+        } else {
+            format!("{text}\n\n{paragraph}")
+        };
+        if longer.chars().count() > MAX_DESCRIPTION {
             if text.is_empty() {
-                text = paragraph.chars().take(MAX_DESCRIPTION - 1).collect();
-                text.push('…');
+                text = longer
+                    .chars()
+                    .take(MAX_DESCRIPTION - 1)
+                    .chain(['…'])
+                    .collect();
             }
             break;
         }
-        text.push_str(sep);
-        text.push_str(&paragraph);
+        text = longer;
     }
     text
 }
 
 #[derive(Serialize)]
-struct Log<'a> {
+struct Log {
     #[serde(rename = "$schema")]
     schema: &'static str,
     version: &'static str,
-    runs: [Run<'a>; 1],
+    runs: [Run; 1],
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Run<'a> {
+struct Run {
     tool: Tool,
     #[serde(skip_serializing_if = "Option::is_none")]
     automation_details: Option<AutomationDetails>,
     column_kind: &'static str,
-    results: Vec<SarifResult<'a>>,
+    results: Vec<SarifResult>,
 }
 
 #[derive(Serialize)]
@@ -435,21 +341,16 @@ struct RuleProperties {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SarifResult<'a> {
-    rule_id: &'a str,
+struct SarifResult {
+    rule_id: &'static str,
     rule_index: usize,
     level: &'static str,
-    message: Message,
+    message: Text,
     locations: [SarifLocation; 1],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<SarifLocation>,
     partial_fingerprints: PartialFingerprints,
     properties: ResultProperties,
-}
-
-#[derive(Serialize)]
-struct Message {
-    text: String,
 }
 
 #[derive(Serialize)]
@@ -459,7 +360,7 @@ struct SarifLocation {
     id: Option<usize>,
     physical_location: PhysicalLocation,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<Message>,
+    message: Option<Text>,
 }
 
 #[derive(Serialize)]
@@ -469,7 +370,7 @@ struct PhysicalLocation {
     region: Region,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,

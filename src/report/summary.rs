@@ -20,6 +20,9 @@ pub struct Summary {
     pub baselined: usize,
     /// Baseline entries that matched no finding (fixed since, or moved files).
     pub stale_baseline: usize,
+    /// Exchanges shaped as A2A 0.3 (`legacy-protocol` findings), for which 1.0-only
+    /// rules were skipped.
+    pub legacy_exchanges: usize,
 }
 
 impl Summary {
@@ -31,6 +34,9 @@ impl Summary {
         for report in reports {
             summary.exchanges += report.exchanges;
             for d in &report.diagnostics {
+                if d.rule == crate::rules::RuleId::LegacyProtocol {
+                    summary.legacy_exchanges += 1;
+                }
                 match d.severity {
                     Severity::Error => summary.errors += 1,
                     Severity::Warning => summary.warnings += 1,
@@ -68,6 +74,10 @@ pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) 
         (summary.suppressed, "suppressed"),
         (summary.baselined, "in the baseline"),
         (summary.stale_baseline, "stale baseline entries"),
+        (
+            summary.legacy_exchanges,
+            "exchanges shaped as A2A 0.3 (1.0-only rules skipped)",
+        ),
     ] {
         if count > 0 {
             write!(out, "; {count} {what}")?;
