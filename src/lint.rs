@@ -47,6 +47,8 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     let mut suppressed = 0;
     let mut findings = Vec::new();
     let mut exchanges = 0;
+    // Sends seen so far, for `retry-new-message-id`.
+    let mut sends = Vec::new();
     for exchange in reader.by_ref() {
         exchanges += 1;
         let mut directives = if options.no_ignores {
@@ -67,7 +69,7 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         }
         let mut directives = exchange_scope;
 
-        let view = classify(&exchange, options.profile);
+        let view = classify(&exchange, options.profile, &sends);
         // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
         let legacy = view.generation == Generation::V0_3;
         for rule in enabled
@@ -76,6 +78,9 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         {
             rule.check_exchange(&view, &mut findings);
         }
+        let record = view.send_record();
+        drop(view);
+        sends.extend(record);
         let anchor = anchor_of(&exchange);
         for finding in &mut findings {
             finding.exchange = Some(anchor.clone());

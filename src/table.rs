@@ -64,8 +64,10 @@ pub struct StandardError {
     pub name: String,
     pub reason: String,
     pub jsonrpc: i64,
-    /// The standard message text.
+    /// The standard message text (A2A §9.5).
     pub message: String,
+    /// JSON-RPC 2.0's own text for the code (JSON-RPC 2.0 §5.1).
+    pub jsonrpc_message: String,
 }
 
 #[derive(Debug, Deserialize)]

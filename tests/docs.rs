@@ -72,9 +72,14 @@ fn every_doc_belongs_to_a_rule() {
 
 #[test]
 fn readme_rule_table_lists_every_rule() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     for &rule in RuleId::ALL {
-        let row = format!("| [`{0}`](rules/{0}.md) | {1} | ", rule.slug(), rule.group().as_str());
+        let row = format!(
+            "| [`{0}`](rules/{0}.md) | {1} | ",
+            rule.slug(),
+            rule.group().as_str()
+        );
         assert!(readme.contains(&row), "README rule table lacks {rule}");
     }
 }

@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 use a2alint::cli::Format;
 
 /// Rules that mean a recorded exchange was not read as the SDK sent it.
-const CAPTURE_RULES: [&str; 3] = ["capture-syntax", "content-length-mismatch", "unpaired-message"];
+const CAPTURE_RULES: [&str; 3] = [
+    "capture-syntax",
+    "content-length-mismatch",
+    "unpaired-message",
+];
 
 /// Scenarios that are success traffic from end to end: they must stay clean.
 const SUCCESS_SCENARIOS: [&str; 4] = ["agent-card", "send-message", "get-task", "stream"];
@@ -52,7 +56,10 @@ fn real_sdk_traffic_findings() {
                 report.path
             );
         }
-        let scenario = Path::new(&report.path).file_stem().unwrap().to_string_lossy();
+        let scenario = Path::new(&report.path)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy();
         assert!(
             !SUCCESS_SCENARIOS.contains(&scenario.as_ref()) || report.diagnostics.is_empty(),
             "{}: success traffic must not get findings: {:?}",

@@ -3,6 +3,7 @@
 
 mod chunked;
 mod encoding;
+pub mod har;
 mod head;
 mod http;
 mod lines;
@@ -10,6 +11,7 @@ pub mod model;
 mod sse;
 
 pub use encoding::MAX_DECODED_BYTES;
+pub use har::{HarCapture, HarProblem, is_har, read_har};
 pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine,

@@ -3,14 +3,16 @@
 //! and the error. JSON bodies are decoded here, once; rules never parse bytes.
 
 mod error;
+mod history;
 mod json;
-mod json_span;
+pub(crate) mod json_span;
 mod jsonrpc;
 mod media;
 mod route;
 mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
+pub use history::SendRecord;
 pub use json::JsonBody;
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
 pub use media::MediaType;
@@ -47,6 +49,8 @@ pub struct ExchangeView<'a, 's> {
     pub operation: Option<Operation>,
     /// Whether the exchange looks like A2A 0.3 or 1.0.
     pub generation: Generation,
+    /// The sends earlier in the same capture.
+    pub earlier_sends: &'a [SendRecord],
 }
 
 /// What rules see of one message.
@@ -134,7 +138,11 @@ impl Doc<'_> {
 
 /// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
 /// JSON never accumulates over a large capture.
-pub fn classify<'a, 's>(exchange: &'a Exchange<'s>, profile: Profile) -> ExchangeView<'a, 's> {
+pub fn classify<'a, 's>(
+    exchange: &'a Exchange<'s>,
+    profile: Profile,
+    earlier_sends: &'a [SendRecord],
+) -> ExchangeView<'a, 's> {
     let request = exchange
         .request
         .as_ref()
@@ -151,6 +159,7 @@ pub fn classify<'a, 's>(exchange: &'a Exchange<'s>, profile: Profile) -> Exchang
         binding: Binding::Other,
         operation: None,
         generation: Generation::Unknown,
+        earlier_sends,
     };
     view.decide_binding();
     view.generation = view.detect_generation();

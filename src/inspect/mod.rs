@@ -36,7 +36,7 @@ pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
     let index = LineIndex::new(bytes);
     HttpReader::new(bytes)
         .map(|exchange| {
-            let view = classify(&exchange, profile);
+            let view = classify(&exchange, profile, &[]);
             let errors = view.errors();
             let error = errors.first();
             let status = view.response.as_ref().and_then(|r| r.message.status());

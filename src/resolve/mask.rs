@@ -11,6 +11,13 @@ const CREDENTIAL_HEADERS: &[&str] = &[
     "api-key",
 ];
 
+/// Is `name` a header whose value is a credential?
+pub fn is_credential(name: &str) -> bool {
+    CREDENTIAL_HEADERS
+        .iter()
+        .any(|c| name.trim().eq_ignore_ascii_case(c))
+}
+
 /// If `line` is a credential header line, the offset in it where the value starts.
 pub fn credential_value_start(line: &[u8]) -> Option<usize> {
     let colon = line.iter().position(|&b| b == b':')?;

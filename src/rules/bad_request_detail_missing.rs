@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::classify::{ErrorForm, ErrorView, ExchangeView, JsonBody};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -15,6 +15,18 @@ impl Rule for BadRequestDetailMissing {
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        // A body that is not JSON, or not a JSON-RPC Request, has no field to name; the
+        // wrong code for it is `invalid-request-code`'s finding.
+        let request_unreadable = view
+            .request
+            .as_ref()
+            .is_some_and(|r| matches!(r.json, JsonBody::Invalid { .. }))
+            || view
+                .rpc()
+                .is_some_and(|rpc| rpc.invalid.is_some() || rpc.batch);
+        if request_unreadable {
+            return;
+        }
         for error in view.errors() {
             self.check_error(&error, out);
         }

@@ -31,7 +31,10 @@ impl JsonrpcStandardMessage {
         let Some(standard) = table().standard.iter().find(|s| s.jsonrpc == code) else {
             return;
         };
-        if is_standard_text(message, &standard.message) {
+        // JSON-RPC 2.0's own wording ("Invalid params") is as standard as A2A's.
+        if is_standard_text(message, &standard.message)
+            || is_standard_text(message, &standard.jsonrpc_message)
+        {
             return;
         }
         out.push(
@@ -48,9 +51,10 @@ impl JsonrpcStandardMessage {
     }
 }
 
-/// The standard text, in any letter case, alone or followed by `: detail`.
+/// The standard text, in any letter case, alone, with a full stop, or followed by
+/// `: detail`.
 fn is_standard_text(message: &str, standard: &str) -> bool {
-    let message = message.trim();
+    let message = message.trim().trim_end_matches('.');
     let Some(head) = message.get(..standard.len()) else {
         return false;
     };
@@ -77,5 +81,9 @@ mod tests {
             "Invalid parameters"
         ));
         assert!(!is_standard_text("É", "Invalid parameters"));
+        assert!(is_standard_text(
+            "Invalid JSON payload.",
+            "Invalid JSON payload"
+        ));
     }
 }

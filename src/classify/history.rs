@@ -1,0 +1,62 @@
+//! What earlier sends in the same capture looked like, so a rule can notice a retry: the
+//! message content, its `messageId`, and whether the answer invited a retry (A2A §3.3.1).
+
+use std::hash::{Hash, Hasher};
+
+use serde_json::Value;
+
+use crate::classify::{Binding, ExchangeView};
+
+/// One earlier SendMessage / SendStreamingMessage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendRecord {
+    /// 0-based exchange index.
+    pub exchange: usize,
+    /// A hash of what the message says (role, parts, context and task ids): a retry
+    /// repeats it.
+    pub content: u64,
+    pub message_id: Option<String>,
+    /// Why the answer invites a retry, when it does: no answer, a 5xx, an internal error.
+    pub retryable: Option<&'static str>,
+}
+
+impl ExchangeView<'_, '_> {
+    /// The record of this exchange, when it is a send.
+    pub fn send_record(&self) -> Option<SendRecord> {
+        let (_, message) = self.sent_message()?;
+        Some(SendRecord {
+            exchange: self.exchange.index,
+            content: content_hash(message),
+            message_id: message
+                .get("messageId")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            retryable: self.retryable_failure(),
+        })
+    }
+
+    /// §3.3.2 system errors and a dropped connection are the failures a client retries.
+    fn retryable_failure(&self) -> Option<&'static str> {
+        let Some(response) = &self.response else {
+            return Some("no response");
+        };
+        if response.message.status().is_some_and(|s| s >= 500) {
+            return Some("a 5xx answer");
+        }
+        let internal = self.errors().iter().any(|e| match self.binding {
+            Binding::JsonRpc => e.code() == Some(-32603),
+            _ => matches!(e.status(), Some("INTERNAL" | "UNAVAILABLE")),
+        });
+        internal.then_some("an internal error")
+    }
+}
+
+/// Hashes the parts of a message that a retry repeats; `messageId` is left out.
+fn content_hash(message: &Value) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for member in ["role", "parts", "contextId", "taskId"] {
+        member.hash(&mut hasher);
+        message.get(member).map(Value::to_string).hash(&mut hasher);
+    }
+    hasher.finish()
+}
