@@ -66,7 +66,7 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
         if found.errors.is_empty() {
             eprintln!(
-                "error: no capture files (*.http) found in {}",
+                "error: no capture files (*.http, *.har) found in {}",
                 shown_paths(args)
             );
         }
@@ -99,6 +99,7 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     }
 
+    crate::rules::binding_divergence::check_run(&mut reports);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::of(&reports);
         baseline.write(path)?;

@@ -3,13 +3,16 @@
 
 use rayon::prelude::*;
 
-use crate::capture::{Exchange, HttpReader, StartLine};
+use crate::capture::{
+    Exchange, HarCapture, HarProblem, HttpReader, NotHar, StartLine, is_har, read_har,
+};
 use crate::classify::{Generation, classify};
-use crate::finding::{Anchor, Finding};
+use crate::finding::{Anchor, Finding, Label};
 use crate::profile::Profile;
-use crate::resolve::{Diagnostic, Resolver};
+use crate::resolve::{Diagnostic, Resolver, har_file_span};
 use crate::rule_set::RuleSet;
-use crate::rules::{self, Rule};
+use crate::rules::binding_divergence::Outcome;
+use crate::rules::{self, Rule, binding_divergence};
 use crate::suppress::{self, Directive, Scope};
 use crate::walk::{Input, InputError};
 
@@ -21,6 +24,8 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppressions.
     pub suppressed: usize,
+    /// How task operations were answered, for the run-level `binding-divergence`.
+    pub outcomes: Vec<Outcome>,
 }
 
 /// What a file is checked against.
@@ -33,15 +38,31 @@ pub struct Options {
 }
 
 /// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
-/// one at a time; only diagnostics outlive them.
+/// one at a time; only diagnostics outlive them. A HAR file (named `*.har`, or JSON) is
+/// linted as the HTTP text its entries describe, and findings are placed in the HAR file.
 pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
+    if !is_har(path, bytes) {
+        return lint_text(path, bytes, options, None);
+    }
+    let har = HarText {
+        har: bytes,
+        capture: read_har(bytes),
+    };
+    lint_text(path, &har.capture.wire, options, Some(&har))
+}
+
+/// Lints HTTP text: a `.http` capture, or the text a HAR file's entries were written as.
+fn lint_text(path: &str, bytes: &[u8], options: &Options, har: Option<&HarText<'_>>) -> FileReport {
     let enabled: Vec<&dyn Rule> = rules::all()
         .iter()
         .copied()
         .filter(|r| options.rules.is_enabled(r.id()))
         .collect();
     let mut reader = HttpReader::new(bytes);
-    let mut resolver = Resolver::new(path, bytes);
+    let mut resolver = match har {
+        Some(har) => har.resolver(path),
+        None => Resolver::new(path, bytes),
+    };
     let mut file_directives: Vec<Directive> = Vec::new();
     let mut misplaced: Vec<Directive> = Vec::new();
     let mut suppressed = 0;
@@ -49,6 +70,7 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     let mut exchanges = 0;
     // Sends seen so far, for `retry-new-message-id`.
     let mut sends = Vec::new();
+    let mut outcomes = Vec::new();
     for exchange in reader.by_ref() {
         exchanges += 1;
         let mut directives = if options.no_ignores {
@@ -78,10 +100,23 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         {
             rule.check_exchange(&view, &mut findings);
         }
+        if let Some(har) = har {
+            har.exchange_findings(&exchange, options, &mut findings);
+        }
+        let anchor = anchor_of(&exchange, har);
+        if options.rules.is_enabled(rules::RuleId::BindingDivergence)
+            && let Some((mut outcome, mut finding)) = binding_divergence::outcome_of(&view)
+        {
+            finding.exchange = Some(anchor.clone());
+            finding.severity = options.rules.severity(finding.rule, finding.severity);
+            let diagnostic = resolver.resolve_one(&finding, Some(&exchange));
+            outcome.place = format!("{path}:{}", diagnostic.primary.start.line);
+            outcome.at = Some(diagnostic);
+            outcomes.push(outcome);
+        }
         let record = view.send_record();
         drop(view);
         sends.extend(record);
-        let anchor = anchor_of(&exchange);
         for finding in &mut findings {
             finding.exchange = Some(anchor.clone());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
@@ -93,6 +128,9 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     }
     for rule in &enabled {
         rule.check_problems(reader.problems(), &mut findings);
+    }
+    if let Some(har) = har {
+        har.file_findings(options, &mut findings);
     }
     for finding in &mut findings {
         finding.severity = options.rules.severity(finding.rule, finding.severity);
@@ -106,6 +144,7 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
         exchanges,
         diagnostics: resolver.finish(),
         suppressed,
+        outcomes,
     }
 }
 
@@ -129,8 +168,8 @@ fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options)
 }
 
 /// What identifies an exchange across edits: its request line, or its status line when
-/// it has no request.
-fn anchor_of(exchange: &Exchange<'_>) -> Anchor {
+/// it has no request. In a HAR file its index is its entry's.
+fn anchor_of(exchange: &Exchange<'_>, har: Option<&HarText<'_>>) -> Anchor {
     let message = exchange.request.as_ref().or(exchange.response.as_ref());
     let key = match message.map(|m| m.start_line) {
         Some(StartLine::Request { method, target }) => format!("{method} {target}"),
@@ -138,8 +177,100 @@ fn anchor_of(exchange: &Exchange<'_>) -> Anchor {
         None => String::new(),
     };
     Anchor {
-        index: exchange.index,
+        index: har.map_or(exchange.index, |har| har.entry_of(exchange)),
         key,
+    }
+}
+
+/// A HAR file and the HTTP text its entries were written as.
+struct HarText<'h> {
+    har: &'h [u8],
+    capture: HarCapture,
+}
+
+impl HarText<'_> {
+    fn resolver<'r>(&'r self, path: &'r str) -> Resolver<'r> {
+        Resolver::for_har(
+            path,
+            self.har,
+            &self.capture.wire,
+            &self.capture.entry_starts,
+        )
+    }
+
+    /// The entry an exchange was written from.
+    fn entry_of(&self, exchange: &Exchange<'_>) -> usize {
+        HarCapture::entry_at(&self.capture.entry_starts, exchange.start()).unwrap_or(exchange.index)
+    }
+
+    /// Bodies of the exchange's entry marked base64 that are not.
+    fn exchange_findings(
+        &self,
+        exchange: &Exchange<'_>,
+        options: &Options,
+        out: &mut Vec<Finding>,
+    ) {
+        let rule = rules::RuleId::UndecodableBody;
+        if !options.rules.is_enabled(rule) {
+            return;
+        }
+        let entry = self.entry_of(exchange);
+        for problem in &self.capture.problems {
+            let HarProblem::BadBase64 { entry: e, side } = problem else {
+                continue;
+            };
+            let Some(message) = exchange.message(*side).filter(|_| *e == entry) else {
+                continue;
+            };
+            out.push(
+                Finding::new(
+                    rule,
+                    Label::at(message.body.raw, "not base64"),
+                    "body is marked `encoding: base64` but is not base64",
+                )
+                .help("the HAR file was edited or damaged; a2alint checked the text as it is"),
+            );
+        }
+    }
+
+    /// A file that is not a HAR log, or stops being one.
+    fn file_findings(&self, options: &Options, out: &mut Vec<Finding>) {
+        let rule = rules::RuleId::CaptureSyntax;
+        if !options.rules.is_enabled(rule) {
+            return;
+        }
+        for problem in &self.capture.problems {
+            let HarProblem::NotHar {
+                offset,
+                message,
+                kind,
+            } = problem
+            else {
+                continue;
+            };
+            let end = (*offset + 1).min(self.har.len());
+            let span = har_file_span(
+                self.capture.wire.len(),
+                crate::source::Span::new(*offset, end.max(*offset)),
+            );
+            let (what, label) = match kind {
+                NotHar::Syntax => ("HAR file is not valid JSON", "cannot read this"),
+                NotHar::Truncated => ("HAR file is cut short", "the file ends here"),
+                NotHar::Shape => ("file is not a HAR 1.2 log", "not what a HAR log holds"),
+            };
+            let read = match self.capture.entry_starts.len() {
+                0 => "no entry was read".to_string(),
+                1 => "the entry before it was read".to_string(),
+                n => format!("the {n} entries before it were read"),
+            };
+            out.push(
+                Finding::new(rule, Label::at(span, label), format!("{what}: {message}")).help(format!(
+                    "a HAR file is a JSON object whose `log.entries` array holds one request and \
+                     response per entry, as browsers, mitmproxy, Charles and Playwright export it; \
+                     {read}"
+                )),
+            );
+        }
     }
 }
 

@@ -146,6 +146,7 @@ fn report(path: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
         exchanges: 1,
         diagnostics,
         suppressed: 0,
+        outcomes: Vec::new(),
     }
 }
 

@@ -328,3 +328,30 @@ fn completions_for_each_shell() {
             .stdout(contains("check"));
     }
 }
+
+#[test]
+fn binding_divergence_compares_files_of_one_run() {
+    let rpc = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Version: 1.0\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t-9\"}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task not found\",\"data\":[{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"TASK_NOT_FOUND\",\"domain\":\"a2a-protocol.org\"}]}}\n";
+    let rest = "GET /tasks/t-9 HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/a2a+json\n\n{\"id\":\"t-9\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}\n";
+    let dir = project(&[("jsonrpc.http", rpc), ("rest.http", rest)]);
+    a2alint(&dir)
+        .args([
+            "check",
+            "--format",
+            "concise",
+            "-q",
+            "jsonrpc.http",
+            "rest.http",
+        ])
+        .assert()
+        .code(1)
+        .stdout(
+            contains("rest.http:4:1: warning[binding-divergence]")
+                .and(contains("over JSON-RPC (jsonrpc.http:6)")),
+        );
+    // Each file alone is fine.
+    a2alint(&dir)
+        .args(["check", "--format", "concise", "-q", "rest.http"])
+        .assert()
+        .code(0);
+}

@@ -3,19 +3,22 @@
 //! What comes out holds no reference to the capture.
 
 mod fingerprint;
+mod har_map;
 mod mask;
 mod snippet;
 
+pub use har_map::har_file_span;
 pub use snippet::{Snippet, SnippetLabel};
 
 use crate::capture::{Exchange, Side};
 use crate::finding::{Finding, Label, Severity, Target};
 use crate::rules::RuleId;
 use crate::source::{LineCol, LineIndex, Span};
+use har_map::HarMap;
 use snippet::SourceText;
 
 /// Labels further apart than this many lines get windows of their own.
-const SAME_WINDOW_LINES: usize = 6;
+pub(crate) const SAME_WINDOW_LINES: usize = 6;
 
 /// A finding placed in its file, ready for any reporter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +59,8 @@ pub struct Resolver<'r> {
     /// Built at the first finding: clean files never pay for it.
     file_index: Option<LineIndex>,
     diagnostics: Vec<Diagnostic>,
+    /// For a HAR file: how spans in the text its entries were written as map back to it.
+    har: Option<HarMap<'r>>,
 }
 
 impl<'r> Resolver<'r> {
@@ -65,6 +70,23 @@ impl<'r> Resolver<'r> {
             bytes,
             file_index: None,
             diagnostics: Vec::new(),
+            har: None,
+        }
+    }
+
+    /// Resolves findings about the HTTP text `wire` that the entries of HAR file `har`
+    /// were written as (`entry_starts`: where each entry's text starts), placing them in
+    /// the HAR file. Spans past the end of `wire` are HAR file spans, see
+    /// [`har_file_span`].
+    pub fn for_har(
+        path: &'r str,
+        har: &'r [u8],
+        wire: &'r [u8],
+        entry_starts: &'r [usize],
+    ) -> Self {
+        Resolver {
+            har: Some(HarMap::new(path, har, wire, entry_starts)),
+            ..Resolver::new(path, har)
         }
     }
 
@@ -93,7 +115,47 @@ impl<'r> Resolver<'r> {
         self.diagnostics
     }
 
+    /// Resolves one finding without adding it to the file's diagnostics, for run-level
+    /// rules that decide later whether to report it.
+    pub fn resolve_one(
+        &mut self,
+        finding: &Finding,
+        exchange: Option<&Exchange<'_>>,
+    ) -> Diagnostic {
+        self.diagnostic(finding, exchange)
+    }
+
     fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
+        let identity = fingerprint::hash(&[
+            finding.rule.slug(),
+            self.path,
+            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
+            finding.primary.member.as_deref().unwrap_or(""),
+        ]);
+        let (primary, related, snippets) = match &mut self.har {
+            Some(har) => har.place(finding),
+            None => self.place(finding, exchange),
+        };
+        Diagnostic {
+            rule: finding.rule,
+            exchange: finding.exchange.as_ref().map(|a| a.index),
+            fingerprint: identity,
+            member: finding.primary.member.clone(),
+            severity: finding.severity,
+            message: finding.message.clone(),
+            help: finding.help.clone(),
+            primary,
+            related,
+            snippets,
+        }
+    }
+
+    /// The locations of a finding's labels in the capture file and its windows.
+    fn place(
+        &mut self,
+        finding: &Finding,
+        exchange: Option<&Exchange<'_>>,
+    ) -> (Location, Vec<Location>, Vec<Snippet>) {
         let file_index = self
             .file_index
             .get_or_insert_with(|| LineIndex::new(self.bytes));
@@ -105,32 +167,18 @@ impl<'r> Resolver<'r> {
         let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
             .chain(finding.related.iter().map(|l| (l, false)))
             .collect();
-        let identity = fingerprint::hash(&[
-            finding.rule.slug(),
-            self.path,
-            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
-            finding.primary.member.as_deref().unwrap_or(""),
-        ]);
-        Diagnostic {
-            rule: finding.rule,
-            exchange: finding.exchange.as_ref().map(|a| a.index),
-            fingerprint: identity,
-            member: finding.primary.member.clone(),
-            severity: finding.severity,
-            message: finding.message.clone(),
-            help: finding.help.clone(),
-            primary: file.location(&finding.primary, exchange),
-            related: finding
+        (
+            file.location(&finding.primary, exchange),
+            finding
                 .related
                 .iter()
                 .map(|l| file.location(l, exchange))
                 .collect(),
-            snippets: file
-                .group(&labels, exchange)
+            file.group(&labels, exchange)
                 .iter()
                 .map(|group| file.snippet(group, exchange))
                 .collect(),
-        }
+        )
     }
 }
 
@@ -203,6 +251,7 @@ impl FileText<'_> {
                 name: self.path.to_string(),
                 bytes: self.bytes,
                 index: self.index,
+                hidden: &[],
             }
             .snippet(&spans),
             target @ Target::DecodedBody { side, .. } => {
@@ -211,6 +260,7 @@ impl FileText<'_> {
                     name: format!("{}{}", self.path, body_name(target)),
                     bytes,
                     index: &LineIndex::new(bytes),
+                    hidden: &[],
                 }
                 .snippet(&spans)
             }

@@ -121,6 +121,8 @@ declare_rules! {
     StreamEventShape => "stream-event-shape", Stream, Warning;
     VersionHeaderMissing => "version-header-missing", Protocol, Warning;
     MissingMessageIdAccepted => "missing-message-id-accepted", Protocol, Error;
+    RetryNewMessageId => "retry-new-message-id", Protocol, Warning;
+    BindingDivergence => "binding-divergence", Protocol, Warning;
     LegacyProtocol => "legacy-protocol", Protocol, Info;
     UnusedSuppression => "unused-suppression", Suppression, Info;
 }

@@ -14,6 +14,14 @@ impl Rule for JsonrpcStandardMessage {
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        // For a request that is not a valid JSON-RPC Request the code itself is wrong
+        // (`invalid-request-code`); advising that code's text would mislead.
+        if view
+            .rpc()
+            .is_some_and(|rpc| rpc.invalid.is_some() || rpc.batch)
+        {
+            return;
+        }
         for error in view.errors() {
             self.check_error(&error, out);
         }

@@ -2,6 +2,7 @@
 //! Each rule is a stateless unit in its own file; `id.rs` lists them all once.
 
 mod bad_request_detail_missing;
+pub mod binding_divergence;
 mod body_not_json;
 mod capture_syntax;
 mod content_length_mismatch;
@@ -33,6 +34,7 @@ mod reason_code_mismatch;
 mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
+mod retry_new_message_id;
 mod stream_event_not_json;
 mod stream_event_shape;
 mod suggest;
@@ -59,7 +61,8 @@ pub trait Rule: Sync {
 }
 
 /// Every rule's implementation, in catalogue order. `unused-suppression` is not here: the
-/// engine reports it (`suppress.rs`), since only the engine knows what was silenced.
+/// engine reports it (`suppress.rs`), since only the engine knows what was silenced; nor
+/// is the run-level `binding-divergence` (`binding_divergence::check_run`).
 pub fn all() -> &'static [&'static dyn Rule] {
     &[
         &capture_syntax::CaptureSyntax,
@@ -98,6 +101,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &stream_event_shape::StreamEventShape,
         &version_header_missing::VersionHeaderMissing,
         &missing_message_id_accepted::MissingMessageIdAccepted,
+        &retry_new_message_id::RetryNewMessageId,
         &legacy_protocol::LegacyProtocol,
     ]
 }
@@ -109,11 +113,13 @@ mod tests {
     #[test]
     fn every_rule_id_has_exactly_one_implementation() {
         let implemented: Vec<RuleId> = all().iter().map(|rule| rule.id()).collect();
-        // `unused-suppression` is reported by the engine, which alone knows what was silenced.
+        // `unused-suppression` is reported by the engine, which alone knows what was
+        // silenced; `binding-divergence` runs once over the whole run.
+        let run_level = [RuleId::UnusedSuppression, RuleId::BindingDivergence];
         let expected: Vec<RuleId> = RuleId::ALL
             .iter()
             .copied()
-            .filter(|r| *r != RuleId::UnusedSuppression)
+            .filter(|r| !run_level.contains(r))
             .collect();
         assert_eq!(implemented, expected);
     }

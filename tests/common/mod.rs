@@ -11,11 +11,11 @@ pub fn lint_file(path: &Path) -> FileReport {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shown = path.strip_prefix(root).unwrap_or(path);
     let bytes = std::fs::read(path).unwrap();
-    lint_source(
-        &shown.to_string_lossy().replace('\\', "/"),
-        &bytes,
-        &options_for(&bytes),
-    )
+    let name = shown.to_string_lossy().replace('\\', "/");
+    let mut report = lint_source(&name, &bytes, &options_for(&bytes));
+    // As a run of one file: run-level rules see it too.
+    a2alint::rules::binding_divergence::check_run(std::slice::from_mut(&mut report));
+    report
 }
 
 /// The options a fixture asks for in its first line.
