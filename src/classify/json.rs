@@ -51,6 +51,18 @@ impl JsonBody {
     }
 }
 
+/// How a JSON value is described in messages: "a string", "an array", "null".
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Byte offset of serde_json's 1-based line and column (columns count bytes).
 fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
     let line_start = if line <= 1 {

@@ -13,7 +13,7 @@ mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use history::SendRecord;
-pub use json::JsonBody;
+pub use json::{JsonBody, kind_of};
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
 pub use media::MediaType;
 pub use route::{MethodName, Operation, method_name};

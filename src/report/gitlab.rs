@@ -26,11 +26,11 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             // the logical identity with its occurrence, salted on the off chance of a
             // collision, as ruff does.
             let identity = identity(d, n);
-            let mut fingerprint = fnv(&[&path, &identity]);
+            let mut fingerprint = crate::resolve::stable_hash(&[&path, &identity]);
             let mut salt = 0u32;
             while !taken.insert(fingerprint.clone()) {
                 salt += 1;
-                fingerprint = fnv(&[&path, &identity, &salt.to_string()]);
+                fingerprint = crate::resolve::stable_hash(&[&path, &identity, &salt.to_string()]);
             }
             issues.push(Issue {
                 description: format!("{}: {}", d.rule, d.message),
@@ -88,19 +88,6 @@ pub(super) fn identity(d: &Diagnostic, occurrence: usize) -> String {
     } else {
         format!("{}:{occurrence}", d.fingerprint)
     }
-}
-
-/// 64-bit FNV-1a over `parts`, in hex: stable across runs and platforms (the standard
-/// library's hasher is not), the same construction as the resolve fingerprint.
-fn fnv(parts: &[&str]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.bytes().chain([0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
 }
 
 #[derive(Serialize)]

@@ -7,6 +7,7 @@ mod har_map;
 mod mask;
 mod snippet;
 
+pub use fingerprint::hash as stable_hash;
 pub use har_map::har_file_span;
 pub use snippet::{Snippet, SnippetLabel};
 
@@ -47,7 +48,8 @@ pub struct Location {
     pub start: LineCol,
     pub end: LineCol,
     /// For labels inside a decoded body: the name of that body, like
-    /// `#exchanges[2].response.body`.
+    /// `#exchanges[2].response.body`, or `#entries[3].response.content` in a HAR file
+    /// (then the span is that `text` member's).
     pub body: Option<String>,
     pub text: String,
 }

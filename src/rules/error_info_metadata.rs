@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::classify::{ErrorView, ExchangeView};
+use crate::classify::{ErrorView, ExchangeView, kind_of};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -51,7 +51,7 @@ impl ErrorInfoMetadata {
                         ),
                         format!(
                             "ErrorInfo.metadata.{key} is {}, not a string{others}",
-                            describe(value)
+                            kind_of(value)
                         ),
                     )
                 }
@@ -60,22 +60,11 @@ impl ErrorInfoMetadata {
                     error.label(&pointer, "not an object"),
                     format!(
                         "ErrorInfo.metadata is {}, not an object of strings",
-                        describe(other)
+                        kind_of(other)
                     ),
                 ),
             };
             out.push(finding.help(HELP));
         }
-    }
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

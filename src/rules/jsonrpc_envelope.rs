@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::classify::{Binding, ExchangeView, MessageView, looks_like_response};
+use crate::classify::{Binding, ExchangeView, MessageView, kind_of, looks_like_response};
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -97,21 +97,10 @@ fn problems(
             response.label("/error", "not an object"),
             format!(
                 "JSON-RPC `error` is {}, expected an object with `code` and `message`",
-                kind(other)
+                kind_of(other)
             ),
         )),
         (Some(_), None) => {}
     }
     found
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
