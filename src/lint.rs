@@ -215,11 +215,18 @@ impl HarText<'_> {
             return;
         }
         let entry = self.entry_of(exchange);
-        for problem in &self.capture.problems {
+        // Bodies are reported in entry order, before any problem with the file itself.
+        let problems = &self.capture.problems;
+        let first = problems
+            .partition_point(|p| matches!(p, HarProblem::BadBase64 { entry: e, .. } if *e < entry));
+        for problem in &problems[first..] {
             let HarProblem::BadBase64 { entry: e, side } = problem else {
-                continue;
+                break;
             };
-            let Some(message) = exchange.message(*side).filter(|_| *e == entry) else {
+            if *e != entry {
+                break;
+            }
+            let Some(message) = exchange.message(*side) else {
                 continue;
             };
             out.push(

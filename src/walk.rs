@@ -9,7 +9,7 @@ use walkdir::WalkDir;
 /// Directories never searched for captures.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 /// Extensions of capture files found in directories.
-const CAPTURE_EXTENSIONS: &[&str] = &["http"];
+const CAPTURE_EXTENSIONS: &[&str] = &["http", "har"];
 
 /// One capture to lint.
 #[derive(Debug, Clone, PartialEq, Eq)]

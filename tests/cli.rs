@@ -83,7 +83,7 @@ fn exit_two_when_the_tool_fails() {
         .arg(empty.path())
         .assert()
         .code(2)
-        .stderr(contains("no capture files (*.http) found"));
+        .stderr(contains("no capture files (*.http, *.har) found"));
 }
 
 #[test]

@@ -42,13 +42,17 @@ pub struct SourceText<'a> {
     pub name: String,
     pub bytes: &'a [u8],
     pub index: &'a LineIndex,
+    /// Bytes shown as `*` wherever they are, beside the values of credential header
+    /// lines: the credential values of a HAR file.
+    pub hidden: &'a [Span],
 }
 
 /// A line of the window: which source bytes it shows and where they start in the text.
 struct Piece {
     shown: Range<usize>,
-    /// Bytes never shown: the value of a credential header on this line.
-    masked: Range<usize>,
+    /// Bytes never shown: the value of a credential header on this line, and any
+    /// hidden bytes on it.
+    masked: Vec<Range<usize>>,
     text_start: usize,
     prefix_len: usize,
 }
@@ -85,8 +89,16 @@ impl SourceText<'_> {
                 .find(|s| range.contains(&s.start))
                 .map_or(range.start, |s| s.start);
             let shown = self.clip(range.clone(), focus);
-            let masked = credential_value_start(&self.bytes[range.clone()])
-                .map_or(0..0, |start| range.start + start..range.end);
+            let mut masked: Vec<Range<usize>> = credential_value_start(&self.bytes[range.clone()])
+                .map(|start| range.start + start..range.end)
+                .into_iter()
+                .collect();
+            masked.extend(
+                self.hidden
+                    .iter()
+                    .filter(|h| h.start < range.end && h.end > range.start)
+                    .map(|h| h.start.max(range.start)..h.end.min(range.end)),
+            );
             let prefix = if shown.start > range.start { "…" } else { "" };
             let text_start = text.len();
             text.push_str(prefix);
@@ -183,11 +195,11 @@ impl SourceText<'_> {
 
     /// Source bytes as display text: masked bytes become `*`, control characters and
     /// invalid UTF-8 become U+FFFD, so nothing in a capture can drive the terminal.
-    fn display(&self, range: Range<usize>, masked: &Range<usize>) -> String {
+    fn display(&self, range: Range<usize>, masked: &[Range<usize>]) -> String {
         let mut out = String::with_capacity(range.len());
         let mut at = range.start;
         while at < range.end {
-            if masked.contains(&at) {
+            if masked.iter().any(|m| m.contains(&at)) {
                 out.push('*');
                 at += 1;
                 continue;
@@ -229,6 +241,7 @@ mod tests {
             name: "x.http".into(),
             bytes,
             index,
+            hidden: &[],
         }
     }
 
@@ -265,6 +278,24 @@ mod tests {
             snippet.text,
             "Authorization: **********\n\u{FFFD}[31mred é\u{FFFD}"
         );
+    }
+
+    #[test]
+    fn hidden_bytes_are_masked_wherever_they_are() {
+        let bytes = br#"{"name": "Authorization", "value": "Bearer abc"}, {"value": "x"}"#;
+        let index = LineIndex::new(bytes);
+        let secret = bytes.windows(10).position(|w| w == b"Bearer abc").unwrap();
+        let text = SourceText {
+            hidden: &[Span::new(secret, secret + 10)],
+            ..source(bytes, &index)
+        };
+        let x = bytes.len() - 3;
+        let snippet = text.snippet(&[(Span::new(x, x + 1), "", true)]);
+        assert_eq!(
+            snippet.text,
+            r#"{"name": "Authorization", "value": "**********"}, {"value": "x"}"#
+        );
+        assert_eq!(&snippet.text[snippet.labels[0].range.clone()], "x");
     }
 
     #[test]

@@ -1,0 +1,672 @@
+//! Places findings about a HAR file. Rules ran on the HTTP/1.1 text the entries were
+//! written as (`capture::har`); their spans point into that text. Here each span is
+//! traced back to the HAR member it came from: a header or start-line label lands on the
+//! member's value in the HAR file (on the exact characters when the value holds no
+//! escapes), a body label on the body shown as a source of its own,
+//! `trace.har#entries[3].response.content`, while its location is the `text` member's.
+//!
+//! The HAR file is only scanned as far as findings need: entries are found one after the
+//! other the first time a finding points into them, and an entry's layout is worked out
+//! again from its JSON only when a finding points into it.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::capture::Side;
+use crate::capture::har::{self, HarCapture, Layout, Member, NOT_IN_VALUE, Piece};
+use crate::classify::json_span::{locate_key, locate_value};
+use crate::finding::{Finding, Label, Target};
+use crate::resolve::mask::is_credential;
+use crate::resolve::snippet::{Snippet, SourceText};
+use crate::resolve::{Location, SAME_WINDOW_LINES};
+use crate::source::{LineCol, LineIndex, Span, char_count};
+
+/// Bytes per chunk of the HAR file's line count.
+const CHUNK: usize = 1 << 13;
+
+/// Entry layouts kept at once; findings come one exchange at a time.
+const CACHED_ENTRIES: usize = 8;
+/// Bytes of a long line that a window may show around a label (more than it does).
+const LONG_LINE_REACH: usize = 1024;
+
+/// Spans at or past this offset (the synthetic text's length plus one) are spans of the
+/// HAR file itself, moved up by it: findings about the file rather than an entry's text.
+pub fn har_file_span(wire_len: usize, span: Span) -> Span {
+    span.shift(wire_len + 1)
+}
+
+pub struct HarMap<'r> {
+    path: &'r str,
+    har: &'r [u8],
+    wire: &'r [u8],
+    entry_starts: &'r [usize],
+    lines: Option<Lines>,
+    /// Columns already counted on one long line: its number, and offset to column.
+    columns: (usize, BTreeMap<usize, usize>),
+    scan: EntryScan,
+    cache: Vec<EntryPlace>,
+}
+
+/// Where a label ends up.
+enum Place {
+    /// Bytes of the HAR file.
+    Har(Span),
+    /// Bytes of an entry's body, shown as a source of its own.
+    Body {
+        entry: usize,
+        side: Side,
+        /// The body's bytes in the synthetic text.
+        bytes: Range<usize>,
+        span: Span,
+        /// The `text` member's value in the HAR file.
+        member: Span,
+    },
+}
+
+impl Place {
+    fn same_source(&self, other: &Place) -> bool {
+        match (self, other) {
+            (Place::Har(_), Place::Har(_)) => true,
+            (
+                Place::Body { entry, side, .. },
+                Place::Body {
+                    entry: e, side: s, ..
+                },
+            ) => entry == e && side == s,
+            _ => false,
+        }
+    }
+}
+
+/// An entry whose layout was worked out.
+struct EntryPlace {
+    index: usize,
+    /// The entry's object in the HAR file.
+    span: Span,
+    layout: Layout,
+    /// Credential values no window may show.
+    secrets: Vec<Span>,
+}
+
+/// Finds the entries of `log.entries` one after the other, as far as asked.
+#[derive(Default)]
+struct EntryScan {
+    started: bool,
+    pos: usize,
+    done: bool,
+    spans: Vec<Span>,
+}
+
+impl<'r> HarMap<'r> {
+    pub fn new(path: &'r str, har: &'r [u8], wire: &'r [u8], entry_starts: &'r [usize]) -> Self {
+        HarMap {
+            path,
+            har,
+            wire,
+            entry_starts,
+            lines: None,
+            columns: (0, BTreeMap::new()),
+            scan: EntryScan::default(),
+            cache: Vec::new(),
+        }
+    }
+
+    /// The locations of a finding's labels and the windows that show them.
+    pub fn place(&mut self, finding: &Finding) -> (Location, Vec<Location>, Vec<Snippet>) {
+        if self.lines.is_none() {
+            self.lines = Some(Lines::new(self.har));
+        }
+        let labels: Vec<(&Label, Place)> = std::iter::once(&finding.primary)
+            .chain(&finding.related)
+            .map(|label| (label, self.place_label(label)))
+            .collect();
+        let mut locations = Vec::with_capacity(labels.len());
+        for (label, place) in &labels {
+            locations.push(self.location(label, place));
+        }
+        let snippets = self
+            .group(&labels)
+            .iter()
+            .map(|group| self.snippet(&labels, group))
+            .collect();
+        let mut locations = locations.into_iter();
+        let primary = locations.next().expect("a finding has a primary label");
+        (primary, locations.collect(), snippets)
+    }
+
+    fn lines(&self) -> &Lines {
+        self.lines.as_ref().expect("built in place()")
+    }
+
+    fn location(&mut self, label: &Label, place: &Place) -> Location {
+        let (span, body) = match place {
+            Place::Har(span) => (*span, None),
+            Place::Body {
+                entry,
+                side,
+                member,
+                ..
+            } => (*member, Some(body_name(*entry, *side))),
+        };
+        Location {
+            span,
+            start: self.line_col(span.start),
+            end: self.line_col(span.end),
+            body,
+            text: label.text.clone(),
+        }
+    }
+
+    /// Line and column of a HAR offset. Far into a long line (a HAR written on one
+    /// line), the column is counted from the nearest offset already counted on it, so
+    /// findings along the line never count it from its start again.
+    fn line_col(&mut self, offset: usize) -> LineCol {
+        let har = self.har;
+        let lines = self.lines.as_ref().expect("built in place()");
+        let offset = offset.min(har.len());
+        let line = lines.line_of(har, offset);
+        let start = lines.line_start(har, offset);
+        let column = if offset - start <= LONG_LINE_REACH {
+            char_count(&har[start..offset]) + 1
+        } else {
+            if self.columns.0 != line || self.columns.1.is_empty() {
+                self.columns = (line, BTreeMap::from([(start, 1)]));
+            }
+            let marks = &mut self.columns.1;
+            let (&from, &column) = marks.range(..=offset).next_back().expect("the line start");
+            let column = column + char_count(&har[from..offset]);
+            marks.insert(offset, column);
+            column
+        };
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+
+    /// Labels that share a window: same source, lines close together. Gives indices
+    /// into `labels`.
+    fn group(&self, labels: &[(&Label, Place)]) -> Vec<Vec<usize>> {
+        let line_of = |place: &Place| match place {
+            Place::Har(span) => self.lines().line_of(self.har, span.start),
+            Place::Body { bytes, span, .. } => {
+                let body = &self.wire[bytes.clone()];
+                memchr::memchr_iter(b'\n', &body[..span.start.min(body.len())]).count()
+            }
+        };
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, (_, place)) in labels.iter().enumerate() {
+            let line = line_of(place);
+            let near = groups.iter_mut().find(|group| {
+                group.iter().all(|&other| {
+                    let other = &labels[other].1;
+                    other.same_source(place) && line_of(other).abs_diff(line) <= SAME_WINDOW_LINES
+                })
+            });
+            match near {
+                Some(group) => group.push(i),
+                None => groups.push(vec![i]),
+            }
+        }
+        groups
+    }
+
+    fn snippet(&mut self, labels: &[(&Label, Place)], group: &[usize]) -> Snippet {
+        let span_of = |place: &Place| match place {
+            Place::Har(span) => *span,
+            Place::Body { span, .. } => *span,
+        };
+        let spans: Vec<(Span, &str, bool)> = group
+            .iter()
+            .map(|&i| (span_of(&labels[i].1), labels[i].0.text.as_str(), i == 0))
+            .collect();
+        match &labels[group[0]].1 {
+            Place::Har(_) => self.har_snippet(&spans),
+            Place::Body {
+                entry, side, bytes, ..
+            } => {
+                let body = &self.wire[bytes.clone()];
+                SourceText {
+                    name: format!("{}{}", self.path, body_name(*entry, *side)),
+                    bytes: body,
+                    index: &LineIndex::new(body),
+                    hidden: &[],
+                }
+                .snippet(&spans)
+            }
+        }
+    }
+
+    /// A window of the HAR file. It is cut from a slice around the labels, so that a
+    /// long line (a HAR written on one line) is never counted or indexed whole.
+    fn har_snippet(&mut self, spans: &[(Span, &str, bool)]) -> Snippet {
+        let (har, lines) = (self.har, self.lines());
+        let first = spans.iter().map(|(s, ..)| s.start).min().unwrap_or(0);
+        let last = spans
+            .iter()
+            .map(|(s, ..)| s.end)
+            .max()
+            .unwrap_or(0)
+            .max(first);
+        // Three lines around the labels, at most a little of each long line.
+        let mut start = lines.line_start(har, first);
+        for _ in 0..3 {
+            if start == 0 || first - start > LONG_LINE_REACH {
+                break;
+            }
+            start = lines.line_start(har, start - 1);
+        }
+        start = start.max(first.saturating_sub(LONG_LINE_REACH));
+        let limit = (last + LONG_LINE_REACH).min(har.len());
+        let mut end = last;
+        for _ in 0..4 {
+            match memchr::memchr(b'\n', &har[end..limit]) {
+                Some(nl) => end += nl + 1,
+                None => {
+                    end = limit;
+                    break;
+                }
+            }
+        }
+        // Cut on character boundaries.
+        while start < first && har[start] & 0xC0 == 0x80 {
+            start += 1;
+        }
+        while end < har.len() && end > last && har[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+        let first_line = lines.line_of(har, start);
+        let mut secrets = Vec::new();
+        self.secrets_in(start..end, &mut secrets);
+        let bytes = &har[start..end];
+        let into = |s: Span| {
+            let clamp = |at: usize| at.clamp(start, end) - start;
+            Span::new(clamp(s.start), clamp(s.end))
+        };
+        let shifted: Vec<(Span, &str, bool)> = (spans.iter())
+            .map(|&(span, text, primary)| (into(span), text, primary))
+            .collect();
+        let hidden: Vec<Span> = (secrets.iter())
+            .filter(|s| s.start < end && s.end > start)
+            .map(|&s| into(s))
+            .collect();
+        let mut snippet = SourceText {
+            name: self.path.to_string(),
+            bytes,
+            index: &LineIndex::new(bytes),
+            hidden: &hidden,
+        }
+        .snippet(&shifted);
+        snippet.first_line += first_line;
+        let heading = self.line_col(spans[0].0.start.min(har.len()));
+        (snippet.line, snippet.column) = (heading.line, heading.column);
+        snippet
+    }
+
+    /// Where a label of the synthetic text (or, past its end, of the HAR file) lands.
+    fn place_label(&mut self, label: &Label) -> Place {
+        let span = match label.target {
+            Target::File => label.span,
+            // Content codings are dropped from HAR text, so no body is decoded again.
+            Target::DecodedBody { exchange, side } => {
+                return match self.entry(exchange) {
+                    Some(slot) => Place::Har(self.member_span(slot, side, Member::Body)),
+                    None => Place::Har(Span::default()),
+                };
+            }
+        };
+        let file_offset = self.wire.len() + 1;
+        if span.start >= file_offset {
+            let start = (span.start - file_offset).min(self.har.len());
+            let end = (span.end - file_offset).clamp(start, self.har.len());
+            return Place::Har(Span::new(start, end));
+        }
+        let Some(entry) = HarCapture::entry_at(self.entry_starts, span.start) else {
+            return Place::Har(Span::default());
+        };
+        let Some(slot) = self.entry(entry) else {
+            return Place::Har(Span::default());
+        };
+        let base = self.entry_starts[entry];
+        let local = span.start - base;
+        let local_end = span.end.max(span.start) - base;
+        let layout = &self.cache[slot].layout;
+        let Some(side) = layout
+            .messages
+            .iter()
+            .find(|(_, range)| range.contains(&local))
+            .or(layout.messages.last())
+            .map(|(side, _)| *side)
+        else {
+            return Place::Har(first_byte(self.cache[slot].span));
+        };
+        let pieces: Vec<Piece> = layout
+            .pieces
+            .iter()
+            .filter(|p| p.side == side)
+            .copied()
+            .collect();
+        let Some(piece) = pieces
+            .iter()
+            .find(|p| p.start <= local && (local < p.end || (p.start == p.end && p.start == local)))
+            .or_else(|| pieces.iter().rev().find(|p| p.start <= local))
+            .or(pieces.first())
+            .copied()
+        else {
+            return Place::Har(first_byte(self.cache[slot].span));
+        };
+        if piece.member == Member::Body {
+            let member = self.member_span(slot, side, Member::Body);
+            if piece.start == piece.end {
+                return Place::Har(member);
+            }
+            return Place::Body {
+                entry,
+                side,
+                bytes: base + piece.start..base + piece.end,
+                span: Span::new(local - piece.start, local_end.min(piece.end) - piece.start),
+                member,
+            };
+        }
+        if local_end <= piece.end {
+            return Place::Har(self.exact_span(slot, base, &piece, local, local_end));
+        }
+        // A label over several pieces: a whole header line, a start line, a message.
+        let last = pieces
+            .iter()
+            .rev()
+            .find(|p| p.start < local_end)
+            .copied()
+            .unwrap_or(piece);
+        let span = match (piece.member, last.member) {
+            (Member::HeaderName(i), Member::HeaderValue(j)) if i == j => {
+                let name = self.member_span(slot, side, piece.member);
+                let value = self.member_span(slot, side, last.member);
+                Span::new(name.start.min(value.start), name.end.max(value.end))
+            }
+            (Member::HeaderName(_) | Member::HeaderValue(_), _) => {
+                self.member_span(slot, side, piece.member)
+            }
+            _ => {
+                let main = match side {
+                    Side::Request => Member::Url,
+                    Side::Response => Member::Status,
+                };
+                self.member_span(slot, side, main)
+            }
+        };
+        Place::Har(span)
+    }
+
+    /// The HAR span of `local..local_end`, inside one piece: the very characters when the
+    /// member's value holds the piece's text unchanged, else the whole value.
+    fn exact_span(
+        &self,
+        slot: usize,
+        base: usize,
+        piece: &Piece,
+        local: usize,
+        local_end: usize,
+    ) -> Span {
+        let token = self.member_span(slot, piece.side, piece.member);
+        if piece.value_offset == NOT_IN_VALUE {
+            return token;
+        }
+        let raw = &self.har[token.range()];
+        let (inner_start, inner) = match raw {
+            [b'"', inner @ .., b'"'] => (token.start + 1, inner),
+            _ => (token.start, raw),
+        };
+        let text = &self.wire[base + piece.start..base + piece.end];
+        let from = piece.value_offset;
+        let to = from + text.len();
+        if inner.get(from..to) != Some(text) || inner[..to].contains(&b'\\') {
+            return token;
+        }
+        let start = inner_start + from + (local - piece.start);
+        let end = inner_start + from + (local_end - piece.start);
+        Span::new(start, end.max(start))
+    }
+
+    /// The value of `member` in the cached entry `slot`; when the entry lacks it, the name
+    /// of the nearest member that holds it (`"content"` for a missing `content.text`).
+    fn member_span(&self, slot: usize, side: Side, member: Member) -> Span {
+        let entry = &self.cache[slot];
+        let json = &self.har[entry.span.range()];
+        let pointer = member.pointer(side);
+        if let Some(span) = locate_value(json, &pointer) {
+            return span.shift(entry.span.start);
+        }
+        let mut parent = pointer.as_str();
+        while let Some((up, _)) = parent.rsplit_once('/') {
+            parent = up;
+            if parent.is_empty() {
+                break;
+            }
+            if let Some(key) = locate_key(json, parent) {
+                return key.shift(entry.span.start);
+            }
+        }
+        first_byte(entry.span)
+    }
+
+    /// The cache slot of entry `index`, working out its layout if needed.
+    fn entry(&mut self, index: usize) -> Option<usize> {
+        if let Some(slot) = self.cache.iter().position(|e| e.index == index) {
+            return Some(slot);
+        }
+        let span = self.entry_span(index)?;
+        let json = &self.har[span.range()];
+        let layout = har::layout_of(json, is_credential)?;
+        debug_assert_eq!(
+            layout.len,
+            self.entry_starts.get(index + 1).unwrap_or(&self.wire.len()) - self.entry_starts[index],
+            "entry {index} was laid out differently"
+        );
+        let secrets = (layout.secrets.iter())
+            .filter_map(|pointer| locate_value(json, pointer))
+            .map(|value| string_inside(self.har, value.shift(span.start)))
+            .collect();
+        if self.cache.len() >= CACHED_ENTRIES {
+            self.cache.remove(0);
+        }
+        self.cache.push(EntryPlace {
+            index,
+            span,
+            layout,
+            secrets,
+        });
+        Some(self.cache.len() - 1)
+    }
+
+    /// The span of entry `index` in the HAR file, scanning entries up to it.
+    fn entry_span(&mut self, index: usize) -> Option<Span> {
+        while self.scan.spans.len() <= index && self.scan_next() {}
+        self.scan.spans.get(index).copied()
+    }
+
+    /// Finds the next entry; false when there is none.
+    fn scan_next(&mut self) -> bool {
+        if self.scan.done {
+            return false;
+        }
+        if !self.scan.started {
+            self.scan.started = true;
+            match entries_start(self.har) {
+                Some(pos) => self.scan.pos = pos,
+                None => self.scan.done = true,
+            }
+            return self.scan_next();
+        }
+        let har = self.har;
+        let mut pos = skip_ws(har, self.scan.pos);
+        if !self.scan.spans.is_empty() {
+            if har.get(pos) != Some(&b',') {
+                self.scan.done = true;
+                return false;
+            }
+            pos = skip_ws(har, pos + 1);
+        }
+        match har.get(pos) {
+            Some(b'{') => {}
+            _ => {
+                self.scan.done = true;
+                return false;
+            }
+        }
+        match locate_value(&har[pos..], "") {
+            Some(span) => {
+                self.scan.spans.push(span.shift(pos));
+                self.scan.pos = pos + span.end;
+                true
+            }
+            None => {
+                self.scan.done = true;
+                false
+            }
+        }
+    }
+
+    /// Credential values in `region`: those of the entries it overlaps, and past the
+    /// last entry that could be read (a file cut short), every `"value"` string.
+    fn secrets_in(&mut self, region: Range<usize>, out: &mut Vec<Span>) {
+        while self.scan.spans.last().is_none_or(|s| s.end < region.end) && self.scan_next() {}
+        let first = self.scan.spans.partition_point(|s| s.end <= region.start);
+        let overlapping: Vec<usize> = (first..self.scan.spans.len())
+            .take_while(|&i| self.scan.spans[i].start < region.end)
+            .collect();
+        for entry in overlapping {
+            if let Some(slot) = self.entry(entry) {
+                out.extend(
+                    self.cache[slot]
+                        .secrets
+                        .iter()
+                        .filter(|s| s.start < region.end && s.end > region.start),
+                );
+            }
+        }
+        let read_up_to = self.scan.spans.last().map_or(0, |s| s.end);
+        if self.scan.done && region.end > read_up_to {
+            out.extend(value_strings(
+                self.har,
+                region.start.max(read_up_to)..region.end,
+            ));
+        }
+    }
+}
+
+/// Where the entries of `log.entries` start: just inside its `[`.
+fn entries_start(har: &[u8]) -> Option<usize> {
+    let skip = if har.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let json = &har[skip..];
+    let key = locate_key(json, "/log/entries")?;
+    let mut pos = skip_ws(json, key.end);
+    if json.get(pos) != Some(&b':') {
+        return None;
+    }
+    pos = skip_ws(json, pos + 1);
+    (json.get(pos) == Some(&b'[')).then_some(skip + pos + 1)
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+        pos += 1;
+    }
+    pos
+}
+
+fn first_byte(span: Span) -> Span {
+    Span::new(span.start, (span.start + 1).min(span.end))
+}
+
+/// The characters of a JSON string token, without its quotes.
+fn string_inside(har: &[u8], token: Span) -> Span {
+    if token.len() >= 2 && har[token.start] == b'"' {
+        Span::new(token.start + 1, token.end - 1)
+    } else {
+        token
+    }
+}
+
+/// The characters of every `"value": "..."` string in `region`, found by text alone:
+/// for bytes that no longer parse as entries.
+fn value_strings(har: &[u8], region: Range<usize>) -> Vec<Span> {
+    let from = region.start.saturating_sub(64);
+    let mut found = Vec::new();
+    for key in memchr::memmem::find_iter(&har[from..region.end], b"\"value\"") {
+        let mut pos = skip_ws(har, from + key + 7);
+        if har.get(pos) != Some(&b':') {
+            continue;
+        }
+        pos = skip_ws(har, pos + 1);
+        if har.get(pos) != Some(&b'"') {
+            continue;
+        }
+        let start = pos + 1;
+        let mut end = start;
+        while end < har.len() && har[end] != b'"' && har[end] != b'\n' {
+            end += if har[end] == b'\\' { 2 } else { 1 };
+        }
+        found.push(Span::new(start, end.min(har.len())));
+    }
+    found
+}
+
+/// The name a body is shown under, after the file path.
+fn body_name(entry: usize, side: Side) -> String {
+    match side {
+        Side::Request => format!("#entries[{entry}].request.postData"),
+        Side::Response => format!("#entries[{entry}].response.content"),
+    }
+}
+
+/// Line numbers in the HAR file without an index of every line: newlines are counted
+/// once per chunk of the file, and within a chunk when asked.
+struct Lines {
+    /// For each chunk: the newlines before it, and where the line holding its first
+    /// byte starts.
+    chunks: Vec<(usize, usize)>,
+}
+
+impl Lines {
+    fn new(text: &[u8]) -> Self {
+        let mut chunks = Vec::with_capacity(text.len() / CHUNK + 1);
+        let (mut newlines, mut line_start) = (0, 0);
+        for (i, chunk) in text.chunks(CHUNK).enumerate() {
+            chunks.push((newlines, line_start));
+            for nl in memchr::memchr_iter(b'\n', chunk) {
+                newlines += 1;
+                line_start = i * CHUNK + nl + 1;
+            }
+        }
+        if chunks.is_empty() {
+            chunks.push((0, 0));
+        }
+        Lines { chunks }
+    }
+
+    fn chunk(&self, offset: usize) -> usize {
+        (offset / CHUNK).min(self.chunks.len() - 1)
+    }
+
+    /// 0-based line of `offset`.
+    fn line_of(&self, text: &[u8], offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        let chunk = self.chunk(offset);
+        self.chunks[chunk].0 + memchr::memchr_iter(b'\n', &text[chunk * CHUNK..offset]).count()
+    }
+
+    /// Where the line holding `offset` starts.
+    fn line_start(&self, text: &[u8], offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        let chunk = self.chunk(offset);
+        match memchr::memrchr(b'\n', &text[chunk * CHUNK..offset]) {
+            Some(nl) => chunk * CHUNK + nl + 1,
+            None => self.chunks[chunk].1,
+        }
+    }
+}
