@@ -293,13 +293,18 @@ pub fn lint_inputs(
         .par_iter()
         .map(|input| {
             let bytes = input.read()?;
-            let report = lint_source(
-                input.display_name(),
-                &bytes,
-                &options_for(input.display_name()),
-            );
+            let name = input.display_name();
+            // A bug in a2alint on one file must not cost the findings of the others: the
+            // file is reported as a tool failure (exit 2) and the run goes on.
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                lint_source(name, &bytes, &options_for(name))
+            }))
+            .map_err(|_| InputError {
+                path: name.to_string(),
+                message: "a2alint failed on this file (an internal error; please report it with the file)".into(),
+            });
             on_done();
-            Ok(report)
+            report
         })
         .collect()
 }

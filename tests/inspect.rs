@@ -74,3 +74,17 @@ fn cli_inspect_exits_zero_and_prints_the_matrix() {
         .code(0)
         .stdout(predicates::str::contains("ERRORS BY BINDING"));
 }
+
+#[test]
+fn har_rows_name_entries() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/har/browser-export.har");
+    let bytes = std::fs::read(path).unwrap();
+    let rows = inspect_source("browser-export.har", &bytes, Profile::Spec);
+    let entries: Vec<_> = rows.iter().map(|r| (r.line, r.entry)).collect();
+    assert_eq!(entries, [(None, Some(0)), (None, Some(1)), (None, Some(2))]);
+    assert_eq!(
+        rows[2].advice,
+        Advice::RetryWithBackoff,
+        "the response was never received"
+    );
+}

@@ -328,3 +328,16 @@ fn bad_start_lines_and_versions_are_located() {
         }
     }
 }
+
+#[test]
+fn status_lines_without_or_with_non_ascii_reasons() {
+    let src = "GET /a HTTP/1.1\n\nHTTP/1.1 204\n\nGET /b HTTP/1.1\n\nHTTP/1.1 200 \u{e9}t\u{e9}\nContent-Length: 0\n\n".as_bytes();
+    let capture = read_http(src);
+    assert!(capture.problems.is_empty(), "{:?}", capture.problems);
+    let statuses: Vec<_> = capture.exchanges.iter().map(|e| resp(e).status()).collect();
+    assert_eq!(statuses, [Some(204), Some(200)]);
+    match resp(&capture.exchanges[1]).start_line {
+        a2alint::capture::StartLine::Response { reason, .. } => assert_eq!(reason, "\u{e9}t\u{e9}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -128,7 +128,7 @@ fn parse_with_httparse(buf: &[u8]) -> Result<ParsedHead, httparse::Error> {
             response.parse(buf).map(|_| ParsedHead {
                 start: ParsedStart::Response {
                     status: response.code.unwrap_or_default(),
-                    reason: Span::of_subslice(buf, response.reason.unwrap_or("").as_bytes()),
+                    reason: reason_span(buf),
                 },
                 minor_version: response.version.unwrap_or(1),
                 headers: header_spans(buf, response.headers),
@@ -149,6 +149,15 @@ fn parse_with_httparse(buf: &[u8]) -> Result<ParsedHead, httparse::Error> {
             other => return other,
         }
     }
+}
+
+/// The reason phrase: whatever follows `HTTP/1.x NNN ` on the status line. Worked out
+/// from the bytes because httparse hands back a static `""` (not a slice of the buffer)
+/// for a missing or non-ASCII reason.
+fn reason_span(buf: &[u8]) -> Span {
+    let line = line_at(buf, 0);
+    let start = 13.min(line.len());
+    Span::new(start, line.len())
 }
 
 fn header_spans(buf: &[u8], headers: &[httparse::Header<'_>]) -> Vec<(Span, Span)> {

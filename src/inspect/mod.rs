@@ -9,7 +9,7 @@ pub use render::{write_json, write_table};
 
 use serde::Serialize;
 
-use crate::capture::HttpReader;
+use crate::capture::{HttpReader, is_har, read_har};
 use crate::classify::{Binding, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
@@ -18,8 +18,10 @@ use crate::source::LineIndex;
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Row {
     pub path: String,
-    /// 1-based line of the exchange's first message.
-    pub line: usize,
+    /// 1-based line of the exchange's first message in a `.http` capture.
+    pub line: Option<usize>,
+    /// 0-based entry index in a HAR file.
+    pub entry: Option<usize>,
     pub binding: &'static str,
     pub operation: Option<&'static str>,
     pub status: Option<u16>,
@@ -31,9 +33,27 @@ pub struct Row {
     pub advice: Advice,
 }
 
-/// The rows of one capture.
+/// The rows of one capture: a `.http` file, or a HAR file read as the text its entries
+/// describe (rows then name entries rather than lines).
 pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
+    if is_har(path, bytes) {
+        let har = read_har(bytes);
+        return rows(path, &har.wire, profile, |exchange| {
+            (None, Some(exchange.index))
+        });
+    }
     let index = LineIndex::new(bytes);
+    rows(path, bytes, profile, |exchange| {
+        (Some(index.line_col(bytes, exchange.start()).line), None)
+    })
+}
+
+fn rows(
+    path: &str,
+    bytes: &[u8],
+    profile: Profile,
+    place: impl Fn(&crate::capture::Exchange<'_>) -> (Option<usize>, Option<usize>),
+) -> Vec<Row> {
     HttpReader::new(bytes)
         .map(|exchange| {
             let view = classify(&exchange, profile, &[]);
@@ -51,9 +71,11 @@ pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
                     .or_else(|| e.status().map(str::to_string))
             });
             let name = name.or_else(|| status.filter(|s| *s >= 400).map(|s| format!("HTTP {s}")));
+            let (line, entry) = place(&exchange);
             Row {
                 path: path.to_string(),
-                line: index.line_col(bytes, exchange.start()).line,
+                line,
+                entry,
                 binding: binding_name(view.binding),
                 operation: view.operation.map(|op| op.method_name()),
                 status,

@@ -20,7 +20,7 @@ fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
     matrix
 }
 
-/// One heading per file, then a row per exchange (line, binding, operation, status,
+/// One heading per file, then a row per exchange (line, or `#entry` in a HAR file; binding, operation, status,
 /// error reason or name) and, under it, what a client should do next; 100 columns wide.
 pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     let mut current: Option<&str> = None;
@@ -45,10 +45,14 @@ pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
             .as_ref()
             .or(row.error.as_ref())
             .map_or("-", String::as_str);
+        let place = match (row.line, row.entry) {
+            (Some(line), _) => line.to_string(),
+            (None, Some(entry)) => format!("#{entry}"),
+            (None, None) => "-".to_string(),
+        };
         writeln!(
             out,
-            "{:>6} {:<9} {:<32} {status:>6}  {}",
-            row.line,
+            "{place:>6} {:<9} {:<32} {status:>6}  {}",
             row.binding,
             clip(row.operation.unwrap_or("-"), 32),
             clip(error, 42)
