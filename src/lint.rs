@@ -94,12 +94,17 @@ fn lint_text(path: &str, bytes: &[u8], options: &Options, har: Option<&HarText<'
         let view = classify(&exchange, options.profile, &sends);
         // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
         let legacy = view.generation == Generation::V0_3;
+        let errors = view.errors();
         for rule in enabled
             .iter()
             .filter(|r| !(legacy && r.id().only_for_1_0()))
         {
             rule.check_exchange(&view, &mut findings);
+            for error in &errors {
+                rule.check_error(&view, error, &mut findings);
+            }
         }
+        drop(errors);
         if let Some(har) = har {
             har.exchange_findings(&exchange, options, &mut findings);
         }

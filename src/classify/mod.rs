@@ -323,6 +323,23 @@ impl<'a, 's> ExchangeView<'a, 's> {
         documents
     }
 
+    /// Is the request body unusable as a request: not valid JSON, or (JSON-RPC) not a
+    /// single valid Request object? Errors answering it have no field to name, and their
+    /// code is judged by `invalid-request-code`.
+    pub fn request_is_malformed(&self) -> bool {
+        let unparsable = self
+            .request
+            .as_ref()
+            .is_some_and(|r| matches!(r.json, JsonBody::Invalid { .. }));
+        unparsable || self.is_invalid_rpc_request()
+    }
+
+    /// Is the request JSON but not a single valid JSON-RPC Request object (or a batch)?
+    pub fn is_invalid_rpc_request(&self) -> bool {
+        self.rpc()
+            .is_some_and(|rpc| rpc.invalid.is_some() || rpc.batch)
+    }
+
     /// Is this an exchange with an A2A agent: a JSON-RPC call or an HTTP+JSON operation?
     pub fn is_a2a_operation(&self) -> bool {
         matches!(self.binding, Binding::JsonRpc | Binding::HttpJson)

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView, JsonBody};
+use crate::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -14,27 +14,17 @@ impl Rule for BadRequestDetailMissing {
         RuleId::BadRequestDetailMissing
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        // A body that is not JSON, or not a JSON-RPC Request, has no field to name; the
-        // wrong code for it is `invalid-request-code`'s finding.
-        let request_unreadable = view
-            .request
-            .as_ref()
-            .is_some_and(|r| matches!(r.json, JsonBody::Invalid { .. }))
-            || view
-                .rpc()
-                .is_some_and(|rpc| rpc.invalid.is_some() || rpc.batch);
-        if request_unreadable {
+    fn check_error(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
+        // A malformed request has no field to name and its code is `invalid-request-code`'s
+        // business; advising on that code's text or details would mislead.
+        if view.request_is_malformed() {
             return;
         }
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl BadRequestDetailMissing {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
         // CONTENT_TYPE_NOT_SUPPORTED is INVALID_ARGUMENT too, but it is an A2A error, not
         // field validation.
         let (is_validation, pointer) = match error.form {

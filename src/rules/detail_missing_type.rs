@@ -11,15 +11,12 @@ impl Rule for DetailMissingType {
         RuleId::DetailMissingType
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl DetailMissingType {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         for detail in error.details.iter().filter(|d| d.type_url.is_none()) {
             let what = if detail.value.is_object() {
                 "has no `@type`"

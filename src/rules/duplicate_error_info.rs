@@ -11,15 +11,12 @@ impl Rule for DuplicateErrorInfo {
         RuleId::DuplicateErrorInfo
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl DuplicateErrorInfo {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         let infos = error.infos();
         let [first, second, ..] = infos.as_slice() else {
             return;

@@ -12,14 +12,6 @@ impl Rule for ErrorContentType {
         RuleId::ErrorContentType
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(view, &error, out);
-        }
-    }
-}
-
-impl ErrorContentType {
     fn check_error(
         &self,
         view: &ExchangeView<'_, '_>,

@@ -12,15 +12,12 @@ impl Rule for ErrorInfoDomain {
         RuleId::ErrorInfoDomain
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl ErrorInfoDomain {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         let expected = table().domain.as_str();
         let infos = error.infos();
         // Extra ErrorInfos of the server's own domain are fine next to the A2A one.

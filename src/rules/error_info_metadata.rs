@@ -16,15 +16,12 @@ impl Rule for ErrorInfoMetadata {
         RuleId::ErrorInfoMetadata
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl ErrorInfoMetadata {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         for info in error.infos() {
             // ProtoJSON reads null as an empty map.
             let Some(metadata) = info.metadata.filter(|m| !m.is_null()) else {

@@ -14,15 +14,12 @@ impl Rule for ErrorInfoReason {
         RuleId::ErrorInfoReason
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl ErrorInfoReason {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         for info in error.infos() {
             let Some(reason) = info.reason else {
                 out.push(

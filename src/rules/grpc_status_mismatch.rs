@@ -13,14 +13,6 @@ impl Rule for GrpcStatusMismatch {
         RuleId::GrpcStatusMismatch
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(view, &error, out);
-        }
-    }
-}
-
-impl GrpcStatusMismatch {
     fn check_error(
         &self,
         view: &ExchangeView<'_, '_>,

@@ -13,14 +13,6 @@ impl Rule for HttpStatusMismatch {
         RuleId::HttpStatusMismatch
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(view, &error, out);
-        }
-    }
-}
-
-impl HttpStatusMismatch {
     fn check_error(
         &self,
         view: &ExchangeView<'_, '_>,

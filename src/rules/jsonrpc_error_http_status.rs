@@ -11,14 +11,6 @@ impl Rule for JsonrpcErrorHttpStatus {
         RuleId::JsonrpcErrorHttpStatus
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(view, &error, out);
-        }
-    }
-}
-
-impl JsonrpcErrorHttpStatus {
     fn check_error(
         &self,
         view: &ExchangeView<'_, '_>,

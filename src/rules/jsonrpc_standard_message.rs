@@ -13,23 +13,17 @@ impl Rule for JsonrpcStandardMessage {
         RuleId::JsonrpcStandardMessage
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         // For a request that is not a valid JSON-RPC Request the code itself is wrong
         // (`invalid-request-code`); advising that code's text would mislead.
-        if view
-            .rpc()
-            .is_some_and(|rpc| rpc.invalid.is_some() || rpc.batch)
-        {
+        if view.is_invalid_rpc_request() {
             return;
         }
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl JsonrpcStandardMessage {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
         if error.form != ErrorForm::JsonRpc {
             return;
         }

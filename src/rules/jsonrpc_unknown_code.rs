@@ -12,15 +12,12 @@ impl Rule for JsonrpcUnknownCode {
         RuleId::JsonrpcUnknownCode
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl JsonrpcUnknownCode {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         let Some(code) = error.code().filter(|_| error.form == ErrorForm::JsonRpc) else {
             return;
         };

@@ -13,15 +13,12 @@ impl Rule for MessageTextMismatch {
         RuleId::MessageTextMismatch
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl MessageTextMismatch {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         let Some(message) = error.message() else {
             return;
         };

@@ -46,7 +46,7 @@ mod version_header_missing;
 pub use id::{Group, RuleId};
 
 use crate::capture::ReadProblem;
-use crate::classify::ExchangeView;
+use crate::classify::{ErrorView, ExchangeView};
 use crate::finding::Finding;
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
@@ -58,6 +58,16 @@ pub trait Rule: Sync {
     fn check_problems(&self, _problems: &[ReadProblem], _out: &mut Vec<Finding>) {}
 
     fn check_exchange(&self, _view: &ExchangeView<'_, '_>, _out: &mut Vec<Finding>) {}
+
+    /// Called for every error the exchange's response carries, in the body or in stream
+    /// events (the engine reads them once per exchange).
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        _error: &ErrorView<'_>,
+        _out: &mut Vec<Finding>,
+    ) {
+    }
 }
 
 /// Every rule's implementation, in catalogue order. `unused-suppression` is not here: the

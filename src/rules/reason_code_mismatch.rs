@@ -12,15 +12,12 @@ impl Rule for ReasonCodeMismatch {
         RuleId::ReasonCodeMismatch
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl ReasonCodeMismatch {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         if error.form != ErrorForm::JsonRpc {
             return;
         }

@@ -11,14 +11,6 @@ impl Rule for RestCodeMismatch {
         RuleId::RestCodeMismatch
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(view, &error, out);
-        }
-    }
-}
-
-impl RestCodeMismatch {
     fn check_error(
         &self,
         view: &ExchangeView<'_, '_>,

@@ -14,15 +14,12 @@ impl Rule for UnsupportedOperationAmbiguous {
         RuleId::UnsupportedOperationAmbiguous
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        for error in view.errors() {
-            self.check_error(&error, out);
-        }
-    }
-}
-
-impl UnsupportedOperationAmbiguous {
-    fn check_error(&self, error: &ErrorView<'_>, out: &mut Vec<Finding>) {
+    fn check_error(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        error: &ErrorView<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         if error
             .a2a_error()
             .is_none_or(|e| e.reason != "UNSUPPORTED_OPERATION")
