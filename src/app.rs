@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::CommandFactory;
 
-use crate::cli::{CheckArgs, Cli, Command, FailOn, InspectArgs, InspectFormat};
+use crate::cli::{CheckArgs, Cli, Command, FailOn, InspectArgs, InspectFormat, RedactArgs};
 use crate::config::Config;
 use crate::gate::{self, Baseline};
 use crate::inspect;
@@ -28,6 +28,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check(&args),
         Command::Inspect(args) => inspect(&args),
+        Command::Redact(args) => redact(&args),
         Command::Rules => list_rules(),
         Command::Explain { rule } => explain(&rule),
         Command::Completions { shell } => {
@@ -267,6 +268,35 @@ fn inspect(args: &InspectArgs) -> io::Result<ExitCode> {
     out.flush()?;
     Ok(ExitCode::from(if failed || found.inputs.is_empty() {
         FAILURE
+    } else {
+        0
+    }))
+}
+
+fn redact(args: &RedactArgs) -> io::Result<ExitCode> {
+    let found = walk::walk(&args.paths, "<stdin>", &|_| false);
+    let mode = match (args.check, args.diff) {
+        (true, _) => crate::redact::Mode::Check,
+        (_, true) => crate::redact::Mode::Diff,
+        _ => crate::redact::Mode::Write,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (changed, errors) = crate::redact::run(&found.inputs, mode, &mut out)?;
+    out.flush()?;
+    let errors: Vec<String> = found
+        .errors
+        .iter()
+        .map(ToString::to_string)
+        .chain(errors)
+        .collect();
+    for error in &errors {
+        eprintln!("error: {error}");
+    }
+    let failed = !errors.is_empty() || found.inputs.is_empty();
+    Ok(ExitCode::from(if failed {
+        FAILURE
+    } else if mode == crate::redact::Mode::Check && changed > 0 {
+        FINDINGS
     } else {
         0
     }))

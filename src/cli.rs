@@ -22,6 +22,9 @@ pub enum Command {
     /// Show each exchange's binding, operation, status, A2A error and what a client
     /// should do next, then a matrix of errors by binding.
     Inspect(InspectArgs),
+    /// Rewrite captures with every credential replaced by `<redacted>` (headers, cookies,
+    /// push config tokens, credentials and JWTs in bodies), keeping Content-Length right.
+    Redact(RedactArgs),
     /// List every rule with its group and default severity.
     Rules,
     /// Show the documentation of a rule.
@@ -137,6 +140,26 @@ pub struct InspectArgs {
     /// The error table to read statuses against.
     #[arg(long, value_enum, default_value_t = Profile::Spec)]
     pub profile: Profile,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Files are rewritten atomically (a temporary file renamed over the original), so a \
+failure leaves the original untouched. Exit status: 0 done, 1 with --check when a file would change, 2 on errors."
+)]
+pub struct RedactArgs {
+    /// Capture files or directories (`.http` and `.har`); `-` reads standard input and
+    /// writes the redacted capture to standard output.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+
+    /// Change nothing; exit 1 if any file holds a credential.
+    #[arg(long, conflicts_with = "diff")]
+    pub check: bool,
+
+    /// Change nothing; show the lines that would change (credentials masked).
+    #[arg(long)]
+    pub diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -14,6 +14,7 @@ pub use encoding::MAX_DECODED_BYTES;
 pub use har::{HarCapture, HarProblem, NotHar, is_har, read_har};
 pub use http::{HttpReader, read_http};
 pub use model::{
-    Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, Side, StartLine,
+    Body, Capture, Content, Exchange, Header, Message, Origin, Piece, ReadProblem, Side, StartLine,
+    map_pieces,
 };
 pub use sse::{Event, parse_events};

@@ -9,6 +9,7 @@ mod snippet;
 
 pub use fingerprint::hash as stable_hash;
 pub use har_map::har_file_span;
+pub use mask::masked_line;
 pub use snippet::{Snippet, SnippetLabel};
 
 use crate::capture::{Exchange, Side};

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::resolve::mask::credential_value_start;
+use crate::resolve::mask::masked_ranges;
 use crate::source::{LineIndex, Span};
 
 /// Lines of context shown before and after the labelled lines.
@@ -89,9 +89,9 @@ impl SourceText<'_> {
                 .find(|s| range.contains(&s.start))
                 .map_or(range.start, |s| s.start);
             let shown = self.clip(range.clone(), focus);
-            let mut masked: Vec<Range<usize>> = credential_value_start(&self.bytes[range.clone()])
-                .map(|start| range.start + start..range.end)
+            let mut masked: Vec<Range<usize>> = masked_ranges(&self.bytes[range.clone()])
                 .into_iter()
+                .map(|r| range.start + r.start..range.start + r.end)
                 .collect();
             masked.extend(
                 self.hidden

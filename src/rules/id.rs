@@ -11,6 +11,7 @@ pub enum Group {
     Rest,
     Message,
     Stream,
+    Security,
     Protocol,
     Suppression,
 }
@@ -24,6 +25,7 @@ impl Group {
             Group::Rest => "rest",
             Group::Message => "message",
             Group::Stream => "stream",
+            Group::Security => "security",
             Group::Protocol => "protocol",
             Group::Suppression => "suppression",
         }
@@ -119,6 +121,9 @@ declare_rules! {
     ContentTypeErrorMisuse => "content-type-error-misuse", Message, Warning;
     StreamEventNotJson => "stream-event-not-json", Stream, Error;
     StreamEventShape => "stream-event-shape", Stream, Warning;
+    SecretInCapture => "secret-in-capture", Security, Error;
+    TaskExistenceLeak => "task-existence-leak", Security, Warning;
+    AuthChallengeMissing => "auth-challenge-missing", Security, Warning;
     VersionHeaderMissing => "version-header-missing", Protocol, Warning;
     MissingMessageIdAccepted => "missing-message-id-accepted", Protocol, Error;
     RetryNewMessageId => "retry-new-message-id", Protocol, Warning;

@@ -1,6 +1,7 @@
 //! The third pipeline stage: rules read the capture and its views and report findings.
 //! Each rule is a stateless unit in its own file; `id.rs` lists them all once.
 
+mod auth_challenge_missing;
 mod bad_request_detail_missing;
 pub mod binding_divergence;
 mod body_not_json;
@@ -35,9 +36,11 @@ mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
 mod retry_new_message_id;
+mod secret_in_capture;
 mod stream_event_not_json;
 mod stream_event_shape;
 mod suggest;
+mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
 mod unsupported_operation_ambiguous;
@@ -109,6 +112,9 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &content_type_error_misuse::ContentTypeErrorMisuse,
         &stream_event_not_json::StreamEventNotJson,
         &stream_event_shape::StreamEventShape,
+        &secret_in_capture::SecretInCapture,
+        &task_existence_leak::TaskExistenceLeak,
+        &auth_challenge_missing::AuthChallengeMissing,
         &version_header_missing::VersionHeaderMissing,
         &missing_message_id_accepted::MissingMessageIdAccepted,
         &retry_new_message_id::RetryNewMessageId,

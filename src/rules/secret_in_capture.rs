@@ -1,0 +1,75 @@
+//! `secret-in-capture`: a credential stored in the capture (a credential header, a push
+//! config token or credentials, a JWT in a body). Its value is never printed.
+
+use crate::capture::Message;
+use crate::classify::{ExchangeView, MessageView};
+use crate::finding::{Finding, Label};
+use crate::rules::{Rule, RuleId};
+use crate::secrets;
+
+pub struct SecretInCapture;
+
+const HELP: &str = "run `a2alint redact` on the capture (it replaces credentials with <redacted> and keeps \
+                    Content-Length right), then rotate the credential: it may already have been shared";
+
+impl Rule for SecretInCapture {
+    fn id(&self) -> RuleId {
+        RuleId::SecretInCapture
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        for message in view.messages() {
+            self.check_headers(message.message, message.side.name(), out);
+            self.check_body(message, out);
+        }
+    }
+}
+
+impl SecretInCapture {
+    fn check_headers(&self, message: &Message<'_>, side: &str, out: &mut Vec<Finding>) {
+        for header in &message.headers {
+            if secrets::is_credential_header(header.name) && !secrets::is_placeholder(header.value)
+            {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        Label::at(header.value_span, "credential").member(format!(
+                            "{side}/header/{}",
+                            header.name.to_ascii_lowercase()
+                        )),
+                        format!("{side} header `{}` holds a credential", header.name),
+                    )
+                    .help(HELP),
+                );
+            }
+        }
+    }
+
+    fn check_body(&self, message: &MessageView<'_, '_>, out: &mut Vec<Finding>) {
+        let Some(content) = &message.message.body.content else {
+            return;
+        };
+        for range in secrets::find_in_text(&content.bytes) {
+            let what = if content.bytes[range.clone()].starts_with(b"eyJ") {
+                "a JWT-shaped token"
+            } else {
+                "a credential member (token, credentials, password...)"
+            };
+            let span = crate::source::Span::new(range.start, range.end);
+            out.push(
+                Finding::new(
+                    self.id(),
+                    Label::in_body(
+                        message.exchange_index,
+                        message.side,
+                        content,
+                        span,
+                        "credential",
+                    ),
+                    format!("{} body holds {what}", message.side.name()),
+                )
+                .help(HELP),
+            );
+        }
+    }
+}

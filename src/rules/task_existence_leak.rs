@@ -1,0 +1,42 @@
+//! `task-existence-leak`: a task-scoped operation answered with 403 / PERMISSION_DENIED,
+//! which tells a caller that a task it may not see exists (A2A §3.3.2, §13.1).
+
+use crate::classify::ExchangeView;
+use crate::finding::Finding;
+use crate::rules::{Rule, RuleId};
+
+pub struct TaskExistenceLeak;
+
+impl Rule for TaskExistenceLeak {
+    fn id(&self) -> RuleId {
+        RuleId::TaskExistenceLeak
+    }
+
+    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        let (Some(operation), Some(response)) = (view.operation, &view.response) else {
+            return;
+        };
+        if !operation.is_task_scoped() {
+            return;
+        }
+        let forbidden = response.message.status() == Some(403)
+            || view
+                .errors()
+                .iter()
+                .any(|e| e.status() == Some("PERMISSION_DENIED"));
+        if !forbidden {
+            return;
+        }
+        out.push(
+            Finding::new(
+                self.id(),
+                response.start_line_label("reveals the task exists"),
+                format!("{} on another caller's task is answered with 403 / PERMISSION_DENIED", operation.method_name()),
+            )
+            .help(
+                "answer TaskNotFoundError (-32001 / HTTP 404 NOT_FOUND) for tasks the caller may not access, so \
+                 that nobody can probe which task ids exist (A2A §3.3.2 Resource errors, §13.1)",
+            ),
+        );
+    }
+}
