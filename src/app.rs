@@ -87,7 +87,8 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(io::Error::other)?;
-    let results = pool.install(|| lint_inputs(&found.inputs, &options_for, &on_done));
+    let results =
+        pool.install(|| lint_inputs(&found.inputs, &options_for, &on_done, args.max_file_size));
     progress.finish_and_clear();
     let mut reports: Vec<FileReport> = Vec::with_capacity(results.len());
     for result in results {
@@ -248,7 +249,7 @@ fn inspect(args: &InspectArgs) -> io::Result<ExitCode> {
     }
     let mut rows = Vec::new();
     for input in &found.inputs {
-        match input.read() {
+        match input.read(walk::DEFAULT_MAX_FILE_SIZE) {
             Ok(bytes) => rows.extend(inspect::inspect_source(
                 input.display_name(),
                 &bytes,

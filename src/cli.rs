@@ -111,6 +111,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_progress: bool,
 
+    /// Skip (with an error) capture files larger than this: 200M, 2G...
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::walk::parse_size)]
+    pub max_file_size: u64,
+
     /// When to colour output; `auto` honours NO_COLOR and FORCE_COLOR.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,

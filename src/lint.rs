@@ -293,11 +293,12 @@ pub fn lint_inputs(
     inputs: &[Input],
     options_for: &(dyn Fn(&str) -> Options + Sync),
     on_done: &(dyn Fn() + Sync),
+    max_bytes: u64,
 ) -> Vec<Result<FileReport, InputError>> {
     inputs
         .par_iter()
         .map(|input| {
-            let bytes = input.read()?;
+            let bytes = input.read(max_bytes)?;
             let name = input.display_name();
             // A bug in a2alint on one file must not cost the findings of the others: the
             // file is reported as a tool failure (exit 2) and the run goes on.

@@ -6,6 +6,36 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+/// The largest capture read unless `--max-file-size` says otherwise: generous, but a
+/// bound, so that a stray multi-gigabyte file cannot exhaust memory.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 << 30;
+
+/// Parses a size such as `512K`, `200M`, `2G` or a number of bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size like 200M or 2G"))?;
+    let shift = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => return Err(format!("`{text}`: unknown unit (use K, M or G)")),
+    };
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
 /// Directories never searched for captures.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 /// Extensions of capture files found in directories.
@@ -44,21 +74,30 @@ impl Input {
         }
     }
 
-    pub fn read(&self) -> Result<Vec<u8>, InputError> {
-        let result = match self {
-            Input::File { path, .. } => std::fs::read(path),
-            Input::Stdin { .. } => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map(|_| bytes)
-            }
-        };
-        result.map_err(|e| InputError {
+    /// Reads the whole input, refusing one larger than `max_bytes` (`--max-file-size`)
+    /// without reading more than that.
+    pub fn read(&self, max_bytes: u64) -> Result<Vec<u8>, InputError> {
+        let error = |message: String| InputError {
             path: self.display_name().to_string(),
-            message: e.to_string(),
-        })
+            message,
+        };
+        let mut bytes = Vec::new();
+        let read = match self {
+            Input::File { path, .. } => std::fs::File::open(path)
+                .and_then(|file| file.take(max_bytes + 1).read_to_end(&mut bytes)),
+            Input::Stdin { .. } => std::io::stdin()
+                .lock()
+                .take(max_bytes + 1)
+                .read_to_end(&mut bytes),
+        };
+        read.map_err(|e| error(e.to_string()))?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(error(format!(
+                "larger than --max-file-size ({} MiB); skipped",
+                max_bytes >> 20
+            )));
+        }
+        Ok(bytes)
     }
 }
 
@@ -173,5 +212,20 @@ pub fn display_path(path: &Path) -> String {
         ".".into()
     } else {
         rest.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_with_units() {
+        assert_eq!(parse_size("1024"), Ok(1024));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("200M"), Ok(200 << 20));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("5T").is_err());
     }
 }

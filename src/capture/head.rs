@@ -85,9 +85,7 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
 fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
     let mut at = next_line(src, pos);
     loop {
-        if at >= src.len() {
-            return Ok((src.len(), true));
-        }
+        // Checked before the end of input, so one endless line cannot slip through.
         if at - pos > MAX_HEAD_BYTES {
             return Err(ReadProblem::Syntax {
                 span: Span::new(pos, pos + line_at(src, pos).len()),
@@ -95,6 +93,9 @@ fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
                 help: "a capture holds HTTP/1.x messages; this does not look like one",
                 skipped: true,
             });
+        }
+        if at >= src.len() {
+            return Ok((src.len(), true));
         }
         let line = line_at(src, at);
         if line.is_empty() {

@@ -65,7 +65,7 @@ pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usi
     let mut changed = 0;
     let mut errors = Vec::new();
     for input in inputs {
-        let bytes = match input.read() {
+        let bytes = match input.read(crate::walk::DEFAULT_MAX_FILE_SIZE) {
             Ok(bytes) => bytes,
             Err(e) => {
                 errors.push(e.to_string());
