@@ -63,6 +63,9 @@ pub struct MessageView<'a, 's> {
     pub json: JsonBody,
     /// For a `text/event-stream` body: its events, each with its data decoded as JSON.
     pub events: Vec<EventView<'a>>,
+    /// Credentials stored in the decoded body (JWTs, credential JSON members), as ranges
+    /// of it; found here once for `secret-in-capture`.
+    pub body_secrets: Vec<std::ops::Range<usize>>,
 }
 
 /// One server-sent event and its data read as JSON (A2A §9.4.2, §11.7).
@@ -187,6 +190,11 @@ fn view<'a, 's>(
         media_type,
         json,
         events,
+        body_secrets: message
+            .body
+            .bytes()
+            .map(crate::secrets::find_in_text)
+            .unwrap_or_default(),
     }
 }
 

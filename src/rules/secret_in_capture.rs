@@ -49,7 +49,7 @@ impl SecretInCapture {
         let Some(content) = &message.message.body.content else {
             return;
         };
-        for range in secrets::find_in_text(&content.bytes) {
+        for range in message.body_secrets.iter().cloned() {
             let what = if content.bytes[range.clone()].starts_with(b"eyJ") {
                 "a JWT-shaped token"
             } else {
