@@ -104,7 +104,8 @@ fn jwt_ranges(text: &[u8]) -> Vec<Range<usize>> {
             }
         }
         let boundary_before = start == 0 || !text[start - 1].is_ascii_alphanumeric();
-        if dots == 2 && boundary_before && end - start >= 20 && text[end - 1] != b'.' {
+        // An unsecured JWT (RFC 7519 §6) ends with its empty signature: `xxx.yyy.`.
+        if dots == 2 && boundary_before && end - start >= 20 {
             found.push(start..end);
         }
         at = end.max(start + 3);
@@ -112,39 +113,64 @@ fn jwt_ranges(text: &[u8]) -> Vec<Range<usize>> {
     found
 }
 
-/// String values of credential members, without their quotes.
+/// String values of credential members, without their quotes: plain JSON
+/// (`"token": "v"`) and JSON escaped inside a JSON string (`\"token\":\"v\"`, as in a HAR
+/// `text` member or an error message quoting a body).
 fn member_values(text: &[u8]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     for member in CREDENTIAL_MEMBERS {
-        let key = format!("\"{member}\"");
-        let mut at = 0;
-        while let Some(offset) = memchr::memmem::find(&text[at..], key.as_bytes()) {
-            let after_key = at + offset + key.len();
-            at = after_key;
-            let rest = &text[after_key..];
-            let colon = rest.iter().position(|b| !b.is_ascii_whitespace());
-            let Some(colon) = colon.filter(|&c| rest[c] == b':') else {
-                continue;
-            };
-            let value_start = rest[colon + 1..]
-                .iter()
-                .position(|b| !b.is_ascii_whitespace())
-                .map(|p| colon + 1 + p);
-            let Some(value_start) = value_start.filter(|&v| rest[v] == b'"') else {
-                continue;
-            };
-            let start = after_key + value_start + 1;
-            let mut end = start;
-            while end < text.len() && text[end] != b'"' {
-                end += if text[end] == b'\\' { 2 } else { 1 };
-            }
-            let end = end.min(text.len());
-            if end > start {
-                found.push(start..end);
+        for quote in [&b"\""[..], &b"\\\""[..]] {
+            let key = [quote, member.as_bytes(), quote].concat();
+            let mut at = 0;
+            while let Some(offset) = memchr::memmem::find(&text[at..], &key) {
+                let after_key = at + offset + key.len();
+                at = after_key;
+                if let Some(value) = string_after_colon(text, after_key, quote) {
+                    found.push(value);
+                }
             }
         }
     }
     found
+}
+
+/// After a key ending at `at`: `:` then a string opened by `quote`; the string's contents.
+fn string_after_colon(text: &[u8], at: usize, quote: &[u8]) -> Option<Range<usize>> {
+    // Whitespace, and the `data:` prefix of the next line of an SSE event whose JSON is
+    // split over several `data:` lines.
+    let skip_space = |mut from: usize| {
+        loop {
+            let blank = text[from..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            let newline = text[from..from + blank].contains(&b'\n');
+            from += blank;
+            if newline && text[from..].starts_with(b"data:") {
+                from += 5;
+            } else {
+                return from;
+            }
+        }
+    };
+    let colon = skip_space(at);
+    if text.get(colon) != Some(&b':') {
+        return None;
+    }
+    let open = skip_space(colon + 1);
+    if !text[open..].starts_with(quote) {
+        return None;
+    }
+    let start = open + quote.len();
+    let mut end = start;
+    while end < text.len() && !text[end..].starts_with(quote) {
+        // In plain JSON a backslash escapes the next byte; in escaped JSON the quote
+        // itself is `\"`, found by `starts_with`, and `\\` is an escaped backslash.
+        let escape = (text[end] == b'\\' && quote.len() == 1) || text[end..].starts_with(b"\\\\");
+        end += if escape { 2 } else { 1 };
+    }
+    let end = end.min(text.len());
+    (end > start).then_some(start..end)
 }
 
 #[cfg(test)]
@@ -164,6 +190,22 @@ mod tests {
         assert_eq!(found, ["tok-1234", jwt, jwt]);
         assert!(find_in_text(br#"{"token": "<redacted>", "password": "***"}"#).is_empty());
         assert!(find_in_text(b"eyJ not a jwt.eyJ").is_empty());
+        let escaped = br#"{"text": "{\"token\":\"tok-9\",\"url\":\"u\"}"}"#;
+        let found: Vec<&[u8]> = find_in_text(escaped)
+            .into_iter()
+            .map(|r| &escaped[r])
+            .collect();
+        assert_eq!(found, [&b"tok-9"[..]]);
+        let split = b"{\"token\":\n   \"tok-10\"}";
+        assert_eq!(find_in_text(split).len(), 1);
+        let sse = b"data: {\"token\":\r\ndata: \"tok-11\"}";
+        let found: Vec<&[u8]> = find_in_text(sse).into_iter().map(|r| &sse[r]).collect();
+        assert_eq!(found, [&b"tok-11"[..]]);
+        let unsecured = b"a eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1In0. b";
+        assert_eq!(
+            find_in_text(unsecured),
+            vec![std::ops::Range { start: 2, end: 38 }]
+        );
     }
 
     #[test]

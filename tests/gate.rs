@@ -359,12 +359,24 @@ fn binding_divergence_compares_files_of_one_run() {
 #[test]
 fn every_format_is_byte_identical_across_runs_and_thread_counts() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for format in ["human", "concise", "json", "sarif", "github", "gitlab", "junit"] {
+    for format in [
+        "human", "concise", "json", "sarif", "github", "gitlab", "junit",
+    ] {
         let run = |threads: &str| {
             let mut cmd = Command::cargo_bin("a2alint").unwrap();
             cmd.current_dir(root)
                 .env_remove("GITHUB_STEP_SUMMARY")
-                .args(["check", "-q", "--no-config", "--format", format, "-j", threads, "samples", "tests/fixtures"]);
+                .args([
+                    "check",
+                    "-q",
+                    "--no-config",
+                    "--format",
+                    format,
+                    "-j",
+                    threads,
+                    "samples",
+                    "tests/fixtures",
+                ]);
             cmd.output().unwrap().stdout
         };
         let first = run("1");

@@ -68,15 +68,15 @@ fn har_files_give_the_findings_of_the_equivalent_http_capture() {
     for name in ["mitmproxy-hardump", "browser-export"] {
         let har = lint_file(&fixture(&format!("{name}.har")));
         let http = lint_file(&fixture(&format!("twins/{name}.http")));
-        assert_eq!(
-            fired(&har),
-            [
-                "error-info-missing",
-                "http-status-mismatch",
-                "unpaired-message"
-            ],
-            "{name}"
-        );
+        // The browser export also carries fake credentials (`secret-in-capture`).
+        let rules = fired(&har);
+        for rule in [
+            "error-info-missing",
+            "http-status-mismatch",
+            "unpaired-message",
+        ] {
+            assert!(rules.contains(&rule), "{name}: {rules:?}");
+        }
         assert_eq!(findings(&har), findings(&http), "{name}");
         assert_eq!(har.exchanges, http.exchanges, "{name}");
     }
@@ -289,11 +289,15 @@ fn fingerprints_do_not_depend_on_the_layout_of_the_file() {
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let pretty = lint_text("trace.har", &text);
     let minified = lint_text("trace.har", &serde_json::to_string(&value).unwrap());
+    // Re-serialising reorders members, so findings come in another order: compare sets.
     let prints = |r: &FileReport| -> Vec<String> {
-        r.diagnostics
+        let mut prints: Vec<String> = r
+            .diagnostics
             .iter()
             .map(|d| d.fingerprint.clone())
-            .collect()
+            .collect();
+        prints.sort();
+        prints
     };
     assert_eq!(prints(&pretty), prints(&minified));
     assert!(

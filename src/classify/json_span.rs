@@ -126,7 +126,8 @@ impl Scanner<'_> {
         }
         self.pos += 1;
         loop {
-            let next = memchr::memchr2(b'"', b'\\', &self.bytes[self.pos..])?;
+            // A backslash as the last byte steps past the end: the string is cut short.
+            let next = memchr::memchr2(b'"', b'\\', self.bytes.get(self.pos..)?)?;
             self.pos += next;
             if self.bytes[self.pos] == b'\\' {
                 self.pos += 2;

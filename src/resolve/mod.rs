@@ -145,8 +145,8 @@ impl<'r> Resolver<'r> {
             fingerprint: identity,
             member: finding.primary.member.clone(),
             severity: finding.severity,
-            message: finding.message.clone(),
-            help: finding.help.clone(),
+            message: mask_text(&finding.message),
+            help: finding.help.as_deref().map(mask_text),
             primary,
             related,
             snippets,
@@ -210,7 +210,7 @@ impl FileText<'_> {
             start: self.index.line_col(self.bytes, span.start),
             end: self.index.line_col(self.bytes, span.end),
             body,
-            text: label.text.clone(),
+            text: mask_text(&label.text),
         }
     }
 
@@ -282,6 +282,20 @@ fn decoded_bytes<'e>(exchange: Option<&'e Exchange<'_>>, side: Side) -> &'e [u8]
     message_body(exchange, side)
         .and_then(|b| b.bytes())
         .unwrap_or_default()
+}
+
+/// `text` with any credential in it replaced by `*` of the same length: finding messages
+/// and labels quote capture text (an error's message, a reason), which may hold one.
+pub(crate) fn mask_text(text: &str) -> String {
+    let found = crate::secrets::find_in_text(text.as_bytes());
+    if found.is_empty() {
+        return text.to_string();
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for range in found {
+        bytes[range].fill(b'*');
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// The name a decoded body is shown under, after the file path.

@@ -77,6 +77,19 @@ impl SourceText<'_> {
             .min(self.last_line())
             .max(first_line);
 
+        // Credentials are found over the whole window (and a few lines before it), so a
+        // member whose value sits on the next line is masked too.
+        let scan_start = self
+            .index
+            .line_range(self.bytes, first_line.saturating_sub(3))
+            .start;
+        let scan_end = self.index.line_range(self.bytes, last_line).end;
+        let window_secrets: Vec<Range<usize>> =
+            crate::secrets::find_in_text(&self.bytes[scan_start..scan_end])
+                .into_iter()
+                .map(|r| scan_start + r.start..scan_start + r.end)
+                .collect();
+
         let mut text = String::new();
         let mut pieces = Vec::new();
         for line in first_line..=last_line {
@@ -93,6 +106,12 @@ impl SourceText<'_> {
                 .into_iter()
                 .map(|r| range.start + r.start..range.start + r.end)
                 .collect();
+            masked.extend(
+                window_secrets
+                    .iter()
+                    .filter(|h| h.start < range.end && h.end > range.start)
+                    .map(|h| h.start.max(range.start)..h.end.min(range.end)),
+            );
             masked.extend(
                 self.hidden
                     .iter()
@@ -130,7 +149,7 @@ impl SourceText<'_> {
                 let start = translate(span.start);
                 SnippetLabel {
                     range: start..translate(span.end).max(start),
-                    text: (*label).to_string(),
+                    text: super::mask_text(label),
                     primary: *primary,
                 }
             })
@@ -186,7 +205,11 @@ impl SourceText<'_> {
     /// `offset` moved back to the start of the UTF-8 sequence it falls in.
     fn char_start(&self, mut offset: usize) -> usize {
         let mut steps = 0;
-        while offset < self.bytes.len() && steps < 3 && (self.bytes[offset] & 0xC0) == 0x80 {
+        while offset > 0
+            && offset < self.bytes.len()
+            && steps < 3
+            && (self.bytes[offset] & 0xC0) == 0x80
+        {
             offset -= 1;
             steps += 1;
         }
