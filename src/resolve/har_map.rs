@@ -9,6 +9,9 @@
 //! other the first time a finding points into them, and an entry's layout is worked out
 //! again from its JSON only when a finding points into it.
 
+use crate::resolve::har_text::{
+    Lines, entries_start, first_byte, skip_ws, string_inside, value_strings,
+};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -20,9 +23,6 @@ use crate::resolve::mask::is_credential;
 use crate::resolve::snippet::{Snippet, SourceText};
 use crate::resolve::{Location, SAME_WINDOW_LINES};
 use crate::source::{LineCol, LineIndex, Span, char_count};
-
-/// Bytes per chunk of the HAR file's line count.
-const CHUNK: usize = 1 << 13;
 
 /// Entry layouts kept at once; findings come one exchange at a time.
 const CACHED_ENTRIES: usize = 8;
@@ -559,118 +559,10 @@ impl<'r> HarMap<'r> {
     }
 }
 
-/// Where the entries of `log.entries` start: just inside its `[`.
-fn entries_start(har: &[u8]) -> Option<usize> {
-    let skip = if har.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    let json = &har[skip..];
-    let key = locate_key(json, "/log/entries")?;
-    let mut pos = skip_ws(json, key.end);
-    if json.get(pos) != Some(&b':') {
-        return None;
-    }
-    pos = skip_ws(json, pos + 1);
-    (json.get(pos) == Some(&b'[')).then_some(skip + pos + 1)
-}
-
-fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
-    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
-        pos += 1;
-    }
-    pos
-}
-
-fn first_byte(span: Span) -> Span {
-    Span::new(span.start, (span.start + 1).min(span.end))
-}
-
-/// The characters of a JSON string token, without its quotes.
-fn string_inside(har: &[u8], token: Span) -> Span {
-    if token.len() >= 2 && har[token.start] == b'"' {
-        Span::new(token.start + 1, token.end - 1)
-    } else {
-        token
-    }
-}
-
-/// The characters of every `"value": "..."` string in `region`, found by text alone:
-/// for bytes that no longer parse as entries.
-fn value_strings(har: &[u8], region: Range<usize>) -> Vec<Span> {
-    let from = region.start.saturating_sub(64);
-    let mut found = Vec::new();
-    for key in memchr::memmem::find_iter(&har[from..region.end], b"\"value\"") {
-        let mut pos = skip_ws(har, from + key + 7);
-        if har.get(pos) != Some(&b':') {
-            continue;
-        }
-        pos = skip_ws(har, pos + 1);
-        if har.get(pos) != Some(&b'"') {
-            continue;
-        }
-        let start = pos + 1;
-        let mut end = start;
-        while end < har.len() && har[end] != b'"' && har[end] != b'\n' {
-            end += if har[end] == b'\\' { 2 } else { 1 };
-        }
-        found.push(Span::new(start, end.min(har.len())));
-    }
-    found
-}
-
 /// The name a body is shown under, after the file path.
 fn body_name(entry: usize, side: Side) -> String {
     match side {
         Side::Request => format!("#entries[{entry}].request.postData"),
         Side::Response => format!("#entries[{entry}].response.content"),
-    }
-}
-
-/// Line numbers in the HAR file without an index of every line: newlines are counted
-/// once per chunk of the file, and within a chunk when asked.
-struct Lines {
-    /// For each chunk: the newlines before it, and where the line holding its first
-    /// byte starts.
-    chunks: Vec<(usize, usize)>,
-}
-
-impl Lines {
-    fn new(text: &[u8]) -> Self {
-        let mut chunks = Vec::with_capacity(text.len() / CHUNK + 1);
-        let (mut newlines, mut line_start) = (0, 0);
-        for (i, chunk) in text.chunks(CHUNK).enumerate() {
-            chunks.push((newlines, line_start));
-            for nl in memchr::memchr_iter(b'\n', chunk) {
-                newlines += 1;
-                line_start = i * CHUNK + nl + 1;
-            }
-        }
-        if chunks.is_empty() {
-            chunks.push((0, 0));
-        }
-        Lines { chunks }
-    }
-
-    fn chunk(&self, offset: usize) -> usize {
-        (offset / CHUNK).min(self.chunks.len() - 1)
-    }
-
-    /// 0-based line of `offset`.
-    fn line_of(&self, text: &[u8], offset: usize) -> usize {
-        let offset = offset.min(text.len());
-        let chunk = self.chunk(offset);
-        self.chunks[chunk].0 + memchr::memchr_iter(b'\n', &text[chunk * CHUNK..offset]).count()
-    }
-
-    /// Where the line holding `offset` starts.
-    fn line_start(&self, text: &[u8], offset: usize) -> usize {
-        let offset = offset.min(text.len());
-        let chunk = self.chunk(offset);
-        match memchr::memrchr(b'\n', &text[chunk * CHUNK..offset]) {
-            Some(nl) => chunk * CHUNK + nl + 1,
-            None => self.chunks[chunk].1,
-        }
     }
 }

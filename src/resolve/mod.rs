@@ -4,6 +4,7 @@
 
 mod fingerprint;
 mod har_map;
+mod har_text;
 mod mask;
 mod snippet;
 
