@@ -7,6 +7,7 @@ mod history;
 mod json;
 pub(crate) mod json_span;
 mod jsonrpc;
+mod labels;
 mod media;
 mod route;
 mod shape;
@@ -15,12 +16,12 @@ pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use history::SendRecord;
 pub use json::{JsonBody, kind_of};
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
+pub use labels::Doc;
 pub use media::MediaType;
 pub use route::{MethodName, Operation, method_name};
 pub use shape::Generation;
 
-use crate::capture::{Content, Event, Exchange, Header, Message, Side, parse_events};
-use crate::finding::Label;
+use crate::capture::{Event, Exchange, Message, Side, parse_events};
 use crate::profile::Profile;
 use crate::source::Span;
 
@@ -73,70 +74,6 @@ pub struct MessageView<'a, 's> {
 pub struct EventView<'a> {
     pub event: Event<'a>,
     pub json: JsonBody,
-}
-
-/// A JSON document of a message, the body or one event's data, that labels point into.
-#[derive(Clone, Copy, Debug)]
-pub struct Doc<'v> {
-    exchange_index: usize,
-    side: Side,
-    content: Option<&'v Content<'v>>,
-    event: Option<&'v Event<'v>>,
-    start_line: Span,
-    raw: Span,
-}
-
-impl Doc<'_> {
-    /// A label on the value at `pointer`; on the document as a whole when it is absent.
-    pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.locate(pointer, json_span::locate_value, text)
-    }
-
-    /// A label on the member name at `pointer` (`"data"` rather than its value).
-    pub fn key_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.locate(pointer, json_span::locate_key, text)
-    }
-
-    /// A label on the first byte of the value at `pointer`: the `{` of an object that
-    /// lacks a member, say.
-    pub fn opening_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        let first_byte = |json: &[u8], pointer: &str| {
-            json_span::locate_value(json, pointer)
-                .map(|s| Span::new(s.start, (s.start + 1).min(s.end)))
-        };
-        self.locate(pointer, first_byte, text)
-    }
-
-    /// Is this an event of a stream rather than a whole body?
-    pub fn in_stream(&self) -> bool {
-        self.event.is_some()
-    }
-
-    fn locate(
-        &self,
-        pointer: &str,
-        find: fn(&[u8], &str) -> Option<Span>,
-        text: impl Into<String>,
-    ) -> Label {
-        let member = match self.event {
-            Some(event) => format!("{}/events/{}{pointer}", self.side.name(), event.index),
-            None => format!("{}{pointer}", self.side.name()),
-        };
-        let Some(content) = self.content else {
-            return Label::at(self.start_line, text).member(member);
-        };
-        let (bytes, whole): (&[u8], Span) = match self.event {
-            Some(event) => (&event.data, event.span),
-            None => (&content.bytes, Span::new(0, content.bytes.len())),
-        };
-        let span = match (find(bytes, pointer), self.event) {
-            (Some(span), Some(event)) => event.body_span(span),
-            (Some(span), None) => span,
-            (None, _) if self.event.is_none() => return Label::at(self.raw, text).member(member),
-            (None, _) => whole,
-        };
-        Label::in_body(self.exchange_index, self.side, content, span, text).member(member)
-    }
 }
 
 /// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
@@ -394,56 +331,4 @@ impl<'a, 's> ExchangeView<'a, 's> {
 /// Offset of the request target within the start line.
 fn request_target_offset(request: &Message<'_>) -> usize {
     request.method().map_or(0, |m| m.len() + 1)
-}
-
-impl<'a> MessageView<'a, '_> {
-    /// The message body, or one of its stream events, as a document to label.
-    pub fn doc<'v>(&'v self, event: Option<&'v Event<'v>>) -> Doc<'v> {
-        Doc {
-            exchange_index: self.exchange_index,
-            side: self.side,
-            content: self.message.body.content.as_ref(),
-            event,
-            start_line: self.message.start_line_span,
-            raw: self.message.body.raw,
-        }
-    }
-
-    /// A label on the JSON member at `pointer` of this message's body; on the body (or the
-    /// start line, for a message without one) when the member is absent.
-    pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc(None).label(pointer, text)
-    }
-
-    /// A label on the member name at `pointer` (`"data"` rather than its value).
-    pub fn key_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc(None).key_label(pointer, text)
-    }
-
-    /// A label on the first byte of the value at `pointer`.
-    pub fn opening_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc(None).opening_label(pointer, text)
-    }
-
-    /// A label on the start line (`HTTP/1.1 404 Not Found`).
-    pub fn start_line_label(&self, text: impl Into<String>) -> Label {
-        Label::at(self.message.start_line_span, text)
-            .member(format!("{}/start-line", self.side.name()))
-    }
-
-    /// A label on the value of header `name`, or on the start line when it is absent.
-    pub fn header_label(&self, name: &str, text: impl Into<String>) -> Label {
-        match self.message.header(name) {
-            Some(header) => Label::at(header.value_span, text).member(format!(
-                "{}/header/{}",
-                self.side.name(),
-                name.to_ascii_lowercase()
-            )),
-            None => self.start_line_label(text),
-        }
-    }
-
-    pub fn header(&self, name: &str) -> Option<&Header<'_>> {
-        self.message.header(name)
-    }
 }

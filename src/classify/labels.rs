@@ -1,0 +1,111 @@
+//! Labels on what a message holds: a JSON member of its body or of one stream event
+//! (found lazily with the pointer locator), its start line, a header.
+
+use crate::capture::{Content, Event, Header, Side};
+use crate::classify::{MessageView, json_span};
+use crate::finding::Label;
+use crate::source::Span;
+
+/// A JSON document of a message, the body or one event's data, that labels point into.
+#[derive(Clone, Copy, Debug)]
+pub struct Doc<'v> {
+    exchange_index: usize,
+    side: Side,
+    content: Option<&'v Content<'v>>,
+    event: Option<&'v Event<'v>>,
+    start_line: Span,
+    raw: Span,
+}
+
+impl Doc<'_> {
+    /// A label on the value at `pointer`; on the document as a whole when it is absent.
+    pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        self.locate(pointer, json_span::locate_value, text)
+    }
+
+    /// A label on the member name at `pointer` (`"data"` rather than its value).
+    pub fn key_label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        self.locate(pointer, json_span::locate_key, text)
+    }
+
+    /// A label on the first byte of the value at `pointer`: the `{` of an object that
+    /// lacks a member, say.
+    pub fn opening_label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        let first_byte = |json: &[u8], pointer: &str| {
+            json_span::locate_value(json, pointer)
+                .map(|s| Span::new(s.start, (s.start + 1).min(s.end)))
+        };
+        self.locate(pointer, first_byte, text)
+    }
+
+    /// Is this an event of a stream rather than a whole body?
+    pub fn in_stream(&self) -> bool {
+        self.event.is_some()
+    }
+
+    fn locate(
+        &self,
+        pointer: &str,
+        find: fn(&[u8], &str) -> Option<Span>,
+        text: impl Into<String>,
+    ) -> Label {
+        let member = match self.event {
+            Some(event) => format!("{}/events/{}{pointer}", self.side.name(), event.index),
+            None => format!("{}{pointer}", self.side.name()),
+        };
+        let Some(content) = self.content else {
+            return Label::at(self.start_line, text).member(member);
+        };
+        let (bytes, whole): (&[u8], Span) = match self.event {
+            Some(event) => (&event.data, event.span),
+            None => (&content.bytes, Span::new(0, content.bytes.len())),
+        };
+        let span = match (find(bytes, pointer), self.event) {
+            (Some(span), Some(event)) => event.body_span(span),
+            (Some(span), None) => span,
+            (None, _) if self.event.is_none() => return Label::at(self.raw, text).member(member),
+            (None, _) => whole,
+        };
+        Label::in_body(self.exchange_index, self.side, content, span, text).member(member)
+    }
+}
+
+impl<'a> MessageView<'a, '_> {
+    /// The message body, or one of its stream events, as a document to label.
+    pub fn doc<'v>(&'v self, event: Option<&'v Event<'v>>) -> Doc<'v> {
+        Doc {
+            exchange_index: self.exchange_index,
+            side: self.side,
+            content: self.message.body.content.as_ref(),
+            event,
+            start_line: self.message.start_line_span,
+            raw: self.message.body.raw,
+        }
+    }
+
+    /// A label on the JSON member at `pointer` of this message's body; on the body (or the
+    /// start line, for a message without one) when the member is absent.
+    pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        self.doc(None).label(pointer, text)
+    }
+
+    /// A label on the member name at `pointer` (`"data"` rather than its value).
+    pub fn key_label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        self.doc(None).key_label(pointer, text)
+    }
+
+    /// A label on the first byte of the value at `pointer`.
+    pub fn opening_label(&self, pointer: &str, text: impl Into<String>) -> Label {
+        self.doc(None).opening_label(pointer, text)
+    }
+
+    /// A label on the start line (`HTTP/1.1 404 Not Found`).
+    pub fn start_line_label(&self, text: impl Into<String>) -> Label {
+        Label::at(self.message.start_line_span, text)
+            .member(format!("{}/start-line", self.side.name()))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&Header<'_>> {
+        self.message.header(name)
+    }
+}
