@@ -208,19 +208,10 @@ pub fn problem_members(body: &Value) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::Side;
-    use crate::source::Span;
     use serde_json::json;
 
     fn doc() -> Doc<'static> {
-        Doc {
-            exchange_index: 0,
-            side: Side::Response,
-            content: None,
-            event: None,
-            start_line: Span::default(),
-            raw: Span::default(),
-        }
+        Doc::detached()
     }
 
     #[test]

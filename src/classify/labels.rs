@@ -18,6 +18,19 @@ pub struct Doc<'v> {
 }
 
 impl Doc<'_> {
+    /// A document with no bytes behind it, for tests of what reads errors.
+    #[cfg(test)]
+    pub(crate) fn detached() -> Doc<'static> {
+        Doc {
+            exchange_index: 0,
+            side: Side::Response,
+            content: None,
+            event: None,
+            start_line: Span::default(),
+            raw: Span::default(),
+        }
+    }
+
     /// A label on the value at `pointer`; on the document as a whole when it is absent.
     pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
         self.locate(pointer, json_span::locate_value, text)
