@@ -1,60 +1,113 @@
-//! Throughput of the reader and of the whole `lint_source` on an in-memory capture of
-//! back-to-back JSON-RPC and HTTP+JSON exchanges (chunked, LF and CRLF mixed).
+//! Throughput (bytes of capture per second) of the three stages on generated traffic (the
+//! generator is `benches/corpus/mod.rs`, the same one `examples/corpus.rs` writes corpora
+//! with): the reader alone, classification plus the enabled rules on exchanges already
+//! read, and the whole `lint_source` (read, classify, rules, suppressions, resolve), on
+//! `.http` captures of the realistic mix in both file styles and on a HAR log.
+//!
+//! ```sh
+//! cargo bench --bench lint
+//! ```
+
+mod corpus;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// Builds a capture of `exchanges` exchanges, about 1 KiB each.
-fn capture(exchanges: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    for i in 0..exchanges {
-        let request = format!(
-            r#"{{"jsonrpc":"2.0","id":{i},"method":"SendMessage","params":{{"message":{{"messageId":"m-{i}","role":"ROLE_USER","parts":[{{"text":"Summarise report number {i} for the quarterly board meeting, please."}}]}}}}}}"#
-        );
-        let response = format!(
-            r#"{{"jsonrpc":"2.0","id":{i},"result":{{"task":{{"id":"task-{i}","contextId":"ctx-{i}","status":{{"state":"TASK_STATE_COMPLETED","timestamp":"2026-11-30T09:15:00.000Z"}},"artifacts":[{{"artifactId":"a-{i}","parts":[{{"text":"The report shows revenue up by {i} percent with costs held flat."}}]}}]}}}}}}"#
-        );
-        let nl = if i % 2 == 0 { "\r\n" } else { "\n" };
-        out.extend(
-            format!(
-                "POST /a2a HTTP/1.1{nl}Host: agent.example{nl}Content-Type: application/json{nl}A2A-Version: 1.0{nl}Content-Length: {}{nl}{nl}{request}",
-                request.len()
-            )
-            .bytes(),
-        );
-        if i % 3 == 0 {
-            out.extend(
-                format!(
-                    "HTTP/1.1 200 OK{nl}Content-Type: application/json{nl}Transfer-Encoding: chunked{nl}{nl}{:x}\r\n{response}\r\n0\r\n\r\n",
-                    response.len()
-                )
-                .bytes(),
-            );
-        } else {
-            out.extend(
-                format!(
-                    "HTTP/1.1 200 OK{nl}Content-Type: application/json{nl}Content-Length: {}{nl}{nl}{response}",
-                    response.len()
-                )
-                .bytes(),
-            );
+use a2alint::capture::{Capture, read_http};
+use a2alint::classify::{Generation, classify};
+use a2alint::finding::Finding;
+use a2alint::{Options, Profile};
+
+/// About 8 MiB of captures: enough exchanges that per-file costs do not dominate.
+const SIZE: usize = 8 << 20;
+
+struct Input {
+    name: &'static str,
+    path: &'static str,
+    bytes: Vec<u8>,
+}
+
+fn inputs() -> Vec<Input> {
+    let http = |name, seed, mix, wire| {
+        let mut generator = corpus::Generator::new(corpus::Rng::derive(seed, 0), mix);
+        let style = corpus::Style { crlf: true, wire };
+        Input {
+            name,
+            path: "bench.http",
+            bytes: corpus::http_file(&mut generator, SIZE, style),
         }
+    };
+    let mut har_generator =
+        corpus::Generator::new(corpus::Rng::derive(5, 0), corpus::Mix::Realistic);
+    vec![
+        http("realistic-wire", 1, corpus::Mix::Realistic, true),
+        http("realistic-hand", 2, corpus::Mix::Realistic, false),
+        http("clean-jsonrpc", 3, corpus::Mix::JsonRpc, true),
+        Input {
+            name: "realistic-har",
+            path: "bench.har",
+            bytes: corpus::har_file(&mut har_generator, SIZE),
+        },
+    ]
+}
+
+/// Classification and the enabled rules on each exchange of a capture already read, as
+/// the engine runs them (without suppressions and resolve).
+fn classify_and_check(capture: &Capture<'_>, options: &Options) -> usize {
+    let rules: Vec<_> = a2alint::rules::all()
+        .iter()
+        .filter(|r| options.rules.is_enabled(r.id()))
+        .collect();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut sends = Vec::new();
+    for exchange in &capture.exchanges {
+        let view = classify(exchange, Profile::default(), &sends);
+        let legacy = view.generation == Generation::V0_3;
+        let errors = view.errors();
+        for rule in rules.iter().filter(|r| !(legacy && r.id().only_for_1_0())) {
+            rule.check_exchange(&view, &mut findings);
+            for error in &errors {
+                rule.check_error(&view, error, &mut findings);
+            }
+        }
+        drop(errors);
+        sends.extend(view.send_record());
     }
-    out
+    for rule in &rules {
+        rule.check_problems(&capture.problems, &mut findings);
+    }
+    findings.len()
 }
 
 fn bench(c: &mut Criterion) {
-    let bytes = capture(2_000);
-    let mut group = c.benchmark_group("capture-2000-exchanges");
-    group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("read_http", |b| {
-        b.iter(|| a2alint::capture::read_http(&bytes).exchanges.len())
-    });
-    group.bench_function("lint_source", |b| {
-        b.iter(|| {
-            a2alint::lint_source("bench.http", &bytes, &a2alint::Options::default()).exchanges
-        })
-    });
-    group.finish();
+    let options = Options::default();
+    for input in inputs() {
+        let mut group = c.benchmark_group(input.name);
+        group.sample_size(10);
+        group.throughput(Throughput::Bytes(input.bytes.len() as u64));
+        // A HAR log is read as the HTTP text its entries describe; the reader and the
+        // rules run on that text.
+        let text = if input.path.ends_with(".har") {
+            group.bench_function("read_har", |b| {
+                b.iter(|| a2alint::capture::read_har(&input.bytes).wire.len())
+            });
+            a2alint::capture::read_har(&input.bytes).wire
+        } else {
+            input.bytes.clone()
+        };
+        group.bench_function("read_http", |b| b.iter(|| read_http(&text).exchanges.len()));
+        let capture = read_http(&text);
+        group.bench_function("classify_rules", |b| {
+            b.iter(|| classify_and_check(&capture, &options))
+        });
+        group.bench_function("lint_source", |b| {
+            b.iter(|| {
+                a2alint::lint_source(input.path, &input.bytes, &options)
+                    .diagnostics
+                    .len()
+            })
+        });
+        group.finish();
+    }
 }
 
 criterion_group!(benches, bench);

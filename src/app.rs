@@ -91,9 +91,14 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         pool.install(|| lint_inputs(&found.inputs, &options_for, &on_done, args.max_file_size));
     progress.finish_and_clear();
     let mut reports: Vec<FileReport> = Vec::with_capacity(results.len());
-    for result in results {
+    // The input each report was read from, to read it again for a pending finding.
+    let mut report_inputs = Vec::with_capacity(results.len());
+    for (result, input) in results.into_iter().zip(&found.inputs) {
         match result {
-            Ok(report) => reports.push(report),
+            Ok(report) => {
+                reports.push(report);
+                report_inputs.push(input);
+            }
             Err(error) => {
                 eprintln!("error: {error}");
                 failed = true;
@@ -101,7 +106,16 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     }
 
-    crate::rules::binding_divergence::check_run(&mut reports);
+    let resolve_pending = |file: usize, finding: &crate::finding::Finding| {
+        let input: &walk::Input = report_inputs[file];
+        let bytes = input.read(args.max_file_size).ok()?;
+        Some(crate::lint::resolve_pending(
+            input.display_name(),
+            &bytes,
+            finding,
+        ))
+    };
+    crate::rules::binding_divergence::check_run_with(&mut reports, &resolve_pending);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::of(&reports);
         baseline.write(path)?;

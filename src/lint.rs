@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::capture::{
     Exchange, HarCapture, HarProblem, HttpReader, NotHar, StartLine, is_har, read_har,
 };
-use crate::classify::{Generation, classify};
+use crate::classify::{Binding, Generation, classify};
 use crate::finding::{Anchor, Finding, Label};
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver, har_file_span};
@@ -41,18 +41,46 @@ pub struct Options {
 /// one at a time; only diagnostics outlive them. A HAR file (named `*.har`, or JSON) is
 /// linted as the HTTP text its entries describe, and findings are placed in the HAR file.
 pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
+    lint_source_deferring(path, bytes, options, false)
+}
+
+/// [`lint_source`]; with `defer`, the HTTP+JSON answers that the run-level
+/// `binding-divergence` might report are not resolved: each one's finding waits in
+/// [`Outcome::pending`], and the rare one that is reported is resolved by
+/// [`resolve_pending`] from the file read again. Resolving every answer up front cost a
+/// fifth of the run time and most of its memory on realistic traffic.
+fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
     if !is_har(path, bytes) {
-        return lint_text(path, bytes, options, None);
+        return lint_text(path, bytes, options, None, defer);
     }
     let har = HarText {
         har: bytes,
         capture: read_har(bytes),
     };
-    lint_text(path, &har.capture.wire, options, Some(&har))
+    lint_text(path, &har.capture.wire, options, Some(&har), defer)
+}
+
+/// Resolves a finding that [`lint_source_deferring`] left pending, on the same bytes:
+/// exactly the diagnostic linting would have made of it.
+pub fn resolve_pending(path: &str, bytes: &[u8], finding: &Finding) -> Diagnostic {
+    if !is_har(path, bytes) {
+        return Resolver::new(path, bytes).resolve_one(finding, None);
+    }
+    let har = HarText {
+        har: bytes,
+        capture: read_har(bytes),
+    };
+    har.resolver(path).resolve_one(finding, None)
 }
 
 /// Lints HTTP text: a `.http` capture, or the text a HAR file's entries were written as.
-fn lint_text(path: &str, bytes: &[u8], options: &Options, har: Option<&HarText<'_>>) -> FileReport {
+fn lint_text(
+    path: &str,
+    bytes: &[u8],
+    options: &Options,
+    har: Option<&HarText<'_>>,
+    defer: bool,
+) -> FileReport {
     let enabled: Vec<&dyn Rule> = rules::all()
         .iter()
         .copied()
@@ -108,22 +136,36 @@ fn lint_text(path: &str, bytes: &[u8], options: &Options, har: Option<&HarText<'
         if let Some(har) = har {
             har.exchange_findings(&exchange, options, &mut findings);
         }
-        let anchor = anchor_of(&exchange, har);
+        // Built only for an exchange with something to report: clean traffic never pays.
+        let anchor_cell = std::cell::OnceCell::new();
+        let anchor = || {
+            anchor_cell
+                .get_or_init(|| anchor_of(&exchange, har))
+                .clone()
+        };
         if options.rules.is_enabled(rules::RuleId::BindingDivergence)
             && let Some((mut outcome, mut finding)) = binding_divergence::outcome_of(&view)
         {
-            finding.exchange = Some(anchor.clone());
+            finding.exchange = Some(anchor());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
-            let diagnostic = resolver.resolve_one(&finding, Some(&exchange));
-            outcome.place = format!("{path}:{}", diagnostic.primary.start.line);
-            outcome.at = Some(diagnostic);
+            // Only an HTTP+JSON answer is ever reported (`check_run`), and only a JSON-RPC
+            // one is named by its place. A finding on a start line needs no exchange to
+            // be resolved, so the answer can wait to be resolved until it is reported.
+            if outcome.binding != Binding::HttpJson {
+                outcome.line = resolver.primary_line(&finding, Some(&exchange));
+            } else if defer {
+                outcome.pending = Some(Box::new(finding));
+            } else {
+                let diagnostic = resolver.resolve_one(&finding, Some(&exchange));
+                outcome.at = Some(Box::new(diagnostic));
+            }
             outcomes.push(outcome);
         }
         let record = view.send_record();
         drop(view);
         sends.extend(record);
         for finding in &mut findings {
-            finding.exchange = Some(anchor.clone());
+            finding.exchange = Some(anchor());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
         }
         suppressed += suppress::apply(&mut directives, &mut findings)
@@ -147,9 +189,17 @@ fn lint_text(path: &str, bytes: &[u8], options: &Options, har: Option<&HarText<'
     FileReport {
         path: path.to_string(),
         exchanges,
-        diagnostics: resolver.finish(),
+        // Both are kept until the end of the run: no spare capacity.
+        diagnostics: {
+            let mut diagnostics = resolver.finish();
+            diagnostics.shrink_to_fit();
+            diagnostics
+        },
         suppressed,
-        outcomes,
+        outcomes: {
+            outcomes.shrink_to_fit();
+            outcomes
+        },
     }
 }
 
@@ -302,8 +352,10 @@ pub fn lint_inputs(
             let name = input.display_name();
             // A bug in a2alint on one file must not cost the findings of the others: the
             // file is reported as a tool failure (exit 2) and the run goes on.
+            // Standard input cannot be read again: its answers are resolved at once.
+            let defer = matches!(input, Input::File { .. });
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                lint_source(name, &bytes, &options_for(name))
+                lint_source_deferring(name, &bytes, &options_for(name), defer)
             }))
             .map_err(|_| InputError {
                 path: name.to_string(),

@@ -34,9 +34,10 @@ pub const PLACEHOLDER: &str = "<redacted>";
 
 /// Is `name` a header whose value is a credential?
 pub fn is_credential_header(name: &str) -> bool {
+    let name = name.trim();
     CREDENTIAL_HEADERS
         .iter()
-        .any(|c| name.trim().eq_ignore_ascii_case(c))
+        .any(|c| name.eq_ignore_ascii_case(c))
 }
 
 /// Is this value already a redaction placeholder (`<redacted>`, `REDACTED`, `***`, `xxx`,
@@ -89,7 +90,9 @@ pub fn header_line_value(line: &[u8]) -> Option<Range<usize>> {
 fn jwt_ranges(text: &[u8]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut at = 0;
-    while let Some(offset) = memchr::memmem::find(&text[at..], b"eyJ") {
+    static JWT_START: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"eyJ"));
+    while let Some(offset) = JWT_START.find(&text[at..]) {
         let start = at + offset;
         let mut end = start;
         let mut dots = 0;
@@ -117,18 +120,40 @@ fn jwt_ranges(text: &[u8]) -> Vec<Range<usize>> {
 /// (`"token": "v"`) and JSON escaped inside a JSON string (`\"token\":\"v\"`, as in a HAR
 /// `text` member or an error message quoting a body).
 fn member_values(text: &[u8]) -> Vec<Range<usize>> {
+    // Every member name is searched for in one pass (a member name holds no quote, so an
+    // occurrence that is a key never overlaps another match), and the quotes around it
+    // checked. The keys matched are the same as searching for each `"member"` and
+    // `\"member\"` in turn, each search going on after its last match.
+    static MEMBERS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+                .build(CREDENTIAL_MEMBERS)
+                .expect("member names are valid patterns")
+        });
     let mut found = Vec::new();
-    for member in CREDENTIAL_MEMBERS {
-        for quote in [&b"\""[..], &b"\\\""[..]] {
-            let key = [quote, member.as_bytes(), quote].concat();
-            let mut at = 0;
-            while let Some(offset) = memchr::memmem::find(&text[at..], &key) {
-                let after_key = at + offset + key.len();
-                at = after_key;
-                if let Some(value) = string_after_colon(text, after_key, quote) {
-                    found.push(value);
-                }
-            }
+    let mut next = [[0usize; 2]; CREDENTIAL_MEMBERS.len()];
+    for name in MEMBERS.find_iter(text) {
+        let (i, name_start, name_end) = (name.pattern().as_usize(), name.start(), name.end());
+        if name_start == 0 || text[name_start - 1] != b'"' {
+            continue;
+        }
+        let quote = name_start - 1;
+        // `"member"`
+        if text.get(name_end) == Some(&b'"') && quote >= next[i][0] {
+            let after_key = name_end + 1;
+            next[i][0] = after_key;
+            found.extend(string_after_colon(text, after_key, b"\""));
+        }
+        // `\"member\"`, JSON escaped inside a JSON string
+        if quote >= 1
+            && text[quote - 1] == b'\\'
+            && text[name_end..].starts_with(b"\\\"")
+            && quote > next[i][1]
+        {
+            let after_key = name_end + 2;
+            next[i][1] = after_key;
+            found.extend(string_after_colon(text, after_key, b"\\\""));
         }
     }
     found
@@ -176,6 +201,39 @@ fn string_after_colon(text: &[u8], at: usize, quote: &[u8]) -> Option<Range<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass member search finds what searching for each key in turn finds.
+    #[test]
+    fn member_search_matches_a_search_per_key() {
+        fn per_key(text: &[u8]) -> Vec<Range<usize>> {
+            let mut found = Vec::new();
+            for member in CREDENTIAL_MEMBERS {
+                for quote in [&b"\""[..], &b"\\\""[..]] {
+                    let key = [quote, member.as_bytes(), quote].concat();
+                    let mut at = 0;
+                    while let Some(offset) = memchr::memmem::find(&text[at..], &key) {
+                        at += offset + key.len();
+                        found.extend(string_after_colon(text, at, quote));
+                    }
+                }
+            }
+            found.sort_by_key(|r| r.start);
+            found
+        }
+        for text in [
+            &br#"{"token": "a", "x": {"password":"b\"c"}, "api_key" : "d"}"#[..],
+            br#"{"text": "{\"token\":\"e\",\"accessToken\": \"f\"}"}"#,
+            br#""token"token": "g" "token""token":"h" \"token\"token\":\"i\""#,
+            b"data: {\"credentials\":\ndata: \"j\"}\n",
+            br#"{"refresh_token": 5, "clientSecret": "", "client_secret": "k"#,
+            br#"{"oken": "x", "tokentoken": "y", "access_token":"z", "refreshToken" :"w"}"#,
+            br#""password""password": "v", "apiKey":"u"" , "credentials":  "t""#,
+        ] {
+            let mut one_pass = member_values(text);
+            one_pass.sort_by_key(|r| r.start);
+            assert_eq!(one_pass, per_key(text), "{}", String::from_utf8_lossy(text));
+        }
+    }
 
     #[test]
     fn finds_jwts_and_credential_members_but_not_placeholders() {

@@ -117,12 +117,13 @@ fn join<'s>(src: &'s [u8], pieces: &[Piece]) -> Cow<'s, [u8]> {
     match pieces {
         [] => Cow::Borrowed(&[]),
         [one] => Cow::Borrowed(&src[one.raw..one.raw + one.len]),
-        many => Cow::Owned(
-            many.iter()
-                .flat_map(|p| &src[p.raw..p.raw + p.len])
-                .copied()
-                .collect(),
-        ),
+        many => {
+            let mut joined = Vec::with_capacity(many.iter().map(|p| p.len).sum());
+            for p in many {
+                joined.extend_from_slice(&src[p.raw..p.raw + p.len]);
+            }
+            Cow::Owned(joined)
+        }
     }
 }
 

@@ -45,7 +45,8 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
         head_bytes
     };
 
-    let parsed = parse_with_httparse(buf).map_err(|error| locate_error(src, pos, end, error))?;
+    let parsed =
+        parse_with_httparse(buf, src, pos).map_err(|error| locate_error(src, pos, end, error))?;
     let start_line = match parsed.start {
         ParsedStart::Request { method, target } => StartLine::Request {
             method: text_at(src, method.shift(pos)),
@@ -56,20 +57,7 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
             reason: text_at(src, reason.shift(pos)),
         },
     };
-    let headers = parsed
-        .headers
-        .into_iter()
-        .map(|(name, value)| {
-            let name_span = name.shift(pos);
-            let value_span = value.shift(pos);
-            Header {
-                name: text_at(src, name_span),
-                value: &src[value_span.range()],
-                name_span,
-                value_span,
-            }
-        })
-        .collect();
+    let headers = parsed.headers;
     Ok(Head {
         start_line,
         start_line_span: Span::new(pos, start_line_end),
@@ -101,11 +89,19 @@ fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
         if line.is_empty() {
             return Ok((next_line(src, at), false));
         }
-        if lines::is_separator(line) || lines::is_start_line(src, at) {
+        if lines::is_separator(line) || (may_be_start_line(line) && lines::is_start_line(src, at)) {
             return Ok((at, true));
         }
         at = next_line(src, at);
     }
+}
+
+/// A cheap necessary condition for [`lines::is_start_line`], so that header lines rarely
+/// go through the full check: a status line begins with `HTTP/`, a request line ends with
+/// ` HTTP/d.d`.
+fn may_be_start_line(line: &[u8]) -> bool {
+    line.starts_with(b"HTTP/")
+        || (line.len() >= 9 && &line[line.len() - 9..line.len() - 3] == b" HTTP/")
 }
 
 enum ParsedStart {
@@ -113,39 +109,55 @@ enum ParsedStart {
     Response { status: u16, reason: Span },
 }
 
-/// httparse's result as spans relative to the head's first byte.
-struct ParsedHead {
+/// httparse's result: the start line as spans relative to the head's first byte, the
+/// headers already borrowed from the capture.
+struct ParsedHead<'s> {
     start: ParsedStart,
     minor_version: u8,
-    headers: Vec<(Span, Span)>,
+    headers: Vec<Header<'s>>,
 }
 
-fn parse_with_httparse(buf: &[u8]) -> Result<ParsedHead, httparse::Error> {
-    let mut capacity = 64;
+/// Parses `buf`, the head at `pos` of `src` (or a copy of it that ends in an empty line).
+fn parse_with_httparse<'s>(
+    buf: &[u8],
+    src: &'s [u8],
+    pos: usize,
+) -> Result<ParsedHead<'s>, httparse::Error> {
+    // The usual head fits the slots on the stack; a larger one is parsed again with more.
+    // (16 slots, then the 64, 256, 1024 and 4096 a head was always parsed with.)
+    let mut stack = [httparse::EMPTY_HEADER; 16];
+    let mut heap: Vec<httparse::Header<'_>>;
+    let mut capacity = stack.len();
     loop {
-        let mut slots = vec![httparse::EMPTY_HEADER; capacity];
+        let slots: &mut [httparse::Header<'_>] = if capacity == stack.len() {
+            &mut stack
+        } else {
+            heap = vec![httparse::EMPTY_HEADER; capacity];
+            &mut heap
+        };
         let result = if buf.starts_with(b"HTTP/") {
-            let mut response = httparse::Response::new(&mut slots);
+            let mut response = httparse::Response::new(slots);
             response.parse(buf).map(|_| ParsedHead {
                 start: ParsedStart::Response {
                     status: response.code.unwrap_or_default(),
                     reason: reason_span(buf),
                 },
                 minor_version: response.version.unwrap_or(1),
-                headers: header_spans(buf, response.headers),
+                headers: headers_of(buf, response.headers, src, pos),
             })
         } else {
-            let mut request = httparse::Request::new(&mut slots);
+            let mut request = httparse::Request::new(slots);
             request.parse(buf).map(|_| ParsedHead {
                 start: ParsedStart::Request {
                     method: Span::of_subslice(buf, request.method.unwrap_or("").as_bytes()),
                     target: Span::of_subslice(buf, request.path.unwrap_or("").as_bytes()),
                 },
                 minor_version: request.version.unwrap_or(1),
-                headers: header_spans(buf, request.headers),
+                headers: headers_of(buf, request.headers, src, pos),
             })
         };
         match result {
+            Err(httparse::Error::TooManyHeaders) if capacity == stack.len() => capacity = 64,
             Err(httparse::Error::TooManyHeaders) if capacity < MAX_HEADERS => capacity *= 4,
             other => return other,
         }
@@ -161,17 +173,26 @@ fn reason_span(buf: &[u8]) -> Span {
     Span::new(start, line.len())
 }
 
-fn header_spans(buf: &[u8], headers: &[httparse::Header<'_>]) -> Vec<(Span, Span)> {
-    headers
-        .iter()
-        .take_while(|h| !h.name.is_empty())
-        .map(|h| {
-            (
-                Span::of_subslice(buf, h.name.as_bytes()),
-                Span::of_subslice(buf, h.value),
-            )
-        })
-        .collect()
+/// The headers httparse read from `buf`, as headers of `src` (where `buf` starts at `pos`).
+fn headers_of<'s>(
+    buf: &[u8],
+    headers: &[httparse::Header<'_>],
+    src: &'s [u8],
+    pos: usize,
+) -> Vec<Header<'s>> {
+    let parsed = headers.iter().take_while(|h| !h.name.is_empty());
+    let mut out = Vec::with_capacity(parsed.clone().count());
+    for h in parsed {
+        let name_span = Span::of_subslice(buf, h.name.as_bytes()).shift(pos);
+        let value_span = Span::of_subslice(buf, h.value).shift(pos);
+        out.push(Header {
+            name: text_at(src, name_span),
+            value: &src[value_span.range()],
+            name_span,
+            value_span,
+        });
+    }
+    out
 }
 
 /// httparse validated these bytes as tokens or reason text; they are ASCII or at worst

@@ -122,28 +122,44 @@ pub fn is_delimiter_line(src: &[u8], pos: usize) -> bool {
     if is_separator(line) || is_start_line(src, pos) {
         return true;
     }
-    if !is_comment(line) {
-        return false;
+    is_comment(line) && leads_to_delimiter(src, past_comments(src, pos))
+}
+
+/// The first line at or after `pos` that is neither a comment nor blank.
+fn past_comments(src: &[u8], mut at: usize) -> usize {
+    let skipped = |line: &[u8]| is_comment(line) || is_blank(line);
+    while at < src.len() && skipped(line_at(src, at)) {
+        at = next_line(src, at);
     }
-    let mut at = pos;
-    while at < src.len() {
-        let line = line_at(src, at);
-        if is_comment(line) || is_blank(line) {
-            at = next_line(src, at);
-        } else {
-            return is_separator(line) || is_start_line(src, at);
-        }
-    }
-    true
+    at
+}
+
+/// Does a run of comment lines that stops at `at` lead to a delimiter?
+fn leads_to_delimiter(src: &[u8], at: usize) -> bool {
+    at >= src.len() || is_separator(line_at(src, at)) || is_start_line(src, at)
 }
 
 /// The start of the first delimiter line after the line at `pos`, or the end of input.
 pub fn next_delimiter(src: &[u8], pos: usize) -> usize {
     let mut at = next_line(src, pos);
-    while at < src.len() && !is_delimiter_line(src, at) {
-        at = next_line(src, at);
+    while at < src.len() {
+        let line = line_at(src, at);
+        if is_separator(line) || is_start_line(src, at) {
+            return at;
+        }
+        if is_comment(line) {
+            // Every comment line of a run leads where the run does: look once, not
+            // once per line (which made bodies of many `#` lines quadratic).
+            let end = past_comments(src, at);
+            if leads_to_delimiter(src, end) {
+                return at;
+            }
+            at = end;
+        } else {
+            at = next_line(src, at);
+        }
     }
-    at.min(src.len())
+    src.len()
 }
 
 /// `end` moved back over trailing line ends and blank lines, not before `start`.

@@ -51,12 +51,30 @@ impl ExchangeView<'_, '_> {
     }
 }
 
-/// Hashes the parts of a message that a retry repeats; `messageId` is left out.
+/// Hashes the parts of a message that a retry repeats; `messageId` is left out. Each
+/// member's JSON text is fed to the hasher as it is written, without building it.
 fn content_hash(message: &Value) -> u64 {
+    struct Feed<'h>(&'h mut std::collections::hash_map::DefaultHasher);
+    impl std::io::Write for Feed<'_> {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.write(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     for member in ["role", "parts", "contextId", "taskId"] {
         member.hash(&mut hasher);
-        message.get(member).map(Value::to_string).hash(&mut hasher);
+        let value = message.get(member);
+        value.is_some().hash(&mut hasher);
+        if let Some(value) = value {
+            // Writing JSON into a hasher cannot fail.
+            let _ = serde_json::to_writer(Feed(&mut hasher), value);
+            // Ends the member's text, as hashing a string does.
+            hasher.write_u8(0xff);
+        }
     }
     hasher.finish()
 }

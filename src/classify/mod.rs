@@ -230,7 +230,8 @@ impl<'a, 's> ExchangeView<'a, 's> {
                 // A stream answers 200 before any error; an HTTP+JSON error event carries
                 // the status it stands for in `error.code`.
                 let status = data
-                    .pointer("/error/code")
+                    .get("error")
+                    .and_then(|error| error.get("code"))
                     .and_then(serde_json::Value::as_u64)
                     .and_then(|c| u16::try_from(c).ok())
                     .filter(|c| (100..600).contains(c) && form == ErrorForm::Status)

@@ -77,7 +77,7 @@ impl ExchangeView<'_, '_> {
         let params = self.request.as_ref()?.json.value()?.get("params")?;
         let id = match operation {
             Operation::SendMessage | Operation::SendStreamingMessage => {
-                params.pointer("/message/taskId")
+                params.get("message").and_then(|m| m.get("taskId"))
             }
             Operation::GetTask | Operation::CancelTask | Operation::SubscribeToTask => {
                 params.get("id")
@@ -100,7 +100,12 @@ impl ExchangeView<'_, '_> {
             Binding::JsonRpc => "/params/message",
             _ => "/message",
         };
-        let message = self.request.as_ref()?.json.value()?.pointer(pointer)?;
+        // `Value::pointer` allocates for every step; the path is fixed.
+        let body = self.request.as_ref()?.json.value()?;
+        let message = match self.binding {
+            Binding::JsonRpc => body.get("params")?.get("message")?,
+            _ => body.get("message")?,
+        };
         message.is_object().then_some((pointer, message))
     }
 }
@@ -108,7 +113,8 @@ impl ExchangeView<'_, '_> {
 /// 0.3 bodies carry `kind` discriminators and lowercase enums; 1.0 bodies `ROLE_*`.
 fn body_generation(body: &Value) -> Generation {
     let message = body
-        .pointer("/params/message")
+        .get("params")
+        .and_then(|params| params.get("message"))
         .or_else(|| body.get("message"));
     let Some(message) = message else {
         return Generation::Unknown;

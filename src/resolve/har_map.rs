@@ -111,6 +111,16 @@ impl<'r> HarMap<'r> {
         }
     }
 
+    /// The location of a finding's primary label, as [`HarMap::place`] gives it, without
+    /// cutting its windows.
+    pub fn primary_location(&mut self, finding: &Finding) -> Location {
+        if self.lines.is_none() {
+            self.lines = Some(Lines::new(self.har));
+        }
+        let place = self.place_label(&finding.primary);
+        self.location(&finding.primary, &place)
+    }
+
     /// The locations of a finding's labels and the windows that show them.
     pub fn place(&mut self, finding: &Finding) -> (Location, Vec<Location>, Vec<Snippet>) {
         if self.lines.is_none() {

@@ -129,6 +129,23 @@ impl<'r> Resolver<'r> {
         self.diagnostic(finding, exchange)
     }
 
+    /// The 1-based line of a finding's primary label, as [`Resolver::resolve_one`] would
+    /// place it, without cutting its windows: cheap for a `.http` capture.
+    pub fn primary_line(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> usize {
+        if let Some(har) = &mut self.har {
+            return har.primary_location(finding).start.line;
+        }
+        let index = self
+            .file_index
+            .get_or_insert_with(|| LineIndex::new(self.bytes));
+        let file = FileText {
+            path: self.path,
+            bytes: self.bytes,
+            index,
+        };
+        file.location(&finding.primary, exchange).start.line
+    }
+
     fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
         let identity = fingerprint::hash(&[
             finding.rule.slug(),

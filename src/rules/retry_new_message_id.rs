@@ -13,6 +13,11 @@ impl Rule for RetryNewMessageId {
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+        // Only a retry after a retryable failure is reported: without one earlier, there
+        // is no need to hash this send's content.
+        if !view.earlier_sends.iter().any(|e| e.retryable.is_some()) {
+            return;
+        }
         let (Some(request), Some(record), Some((pointer, _))) =
             (&view.request, view.send_record(), view.sent_message())
         else {

@@ -1,0 +1,141 @@
+//! The serde_json-only floor of BENCHMARKS.md: reads every capture under the given paths,
+//! takes out the JSON bodies (and stream events' data) the way a2alint does, and parses
+//! each into a `serde_json::Value` on one thread, timing the three steps apart.
+//!
+//! ```sh
+//! cargo run --release --example json_floor -- /tmp/corpus
+//! cargo run --release --example json_floor -- --jsonl /tmp/bodies.jsonl /tmp/corpus
+//! ```
+//!
+//! `--jsonl FILE` also writes every JSON-RPC request and response body, one per line, for
+//! tools that read JSON-RPC traffic as JSON Lines (a2a-doctor).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use a2alint::capture::{HttpReader, is_har, parse_events, read_har};
+use a2alint::classify::MediaType;
+
+fn main() {
+    let mut jsonl: Option<std::io::BufWriter<std::fs::File>> = None;
+    let mut paths = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--jsonl" {
+            let path = args.next().expect("--jsonl needs a file");
+            jsonl = Some(std::io::BufWriter::new(
+                std::fs::File::create(path).expect("cannot create the JSONL file"),
+            ));
+        } else {
+            paths.push(PathBuf::from(arg));
+        }
+    }
+    let mut files = Vec::new();
+    for path in &paths {
+        collect(path, &mut files);
+    }
+    files.sort();
+
+    let (mut read, mut extract, mut parse) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let (mut bytes_total, mut bodies, mut body_bytes, mut invalid) =
+        (0usize, 0usize, 0usize, 0usize);
+    let started = Instant::now();
+    for file in &files {
+        let t = Instant::now();
+        let bytes = std::fs::read(file).expect("readable capture");
+        read += t.elapsed();
+        bytes_total += bytes.len();
+
+        let t = Instant::now();
+        let har;
+        let text: &[u8] = if is_har(&file.to_string_lossy(), &bytes) {
+            har = read_har(&bytes);
+            &har.wire
+        } else {
+            &bytes
+        };
+        // Bodies are parsed where they are found; only the parsing is timed as `parse`.
+        let mut parsing = Duration::ZERO;
+        let mut parse_one = |body: &[u8]| {
+            let t = Instant::now();
+            let parsed = serde_json::from_slice::<serde_json::Value>(body);
+            parsing += t.elapsed();
+            match parsed {
+                Ok(value) => {
+                    if let Some(out) = jsonl.as_mut()
+                        && value.get("jsonrpc").is_some()
+                    {
+                        serde_json::to_writer(&mut *out, &value).expect("writable");
+                        out.write_all(b"\n").expect("writable");
+                    }
+                    std::hint::black_box(&value);
+                }
+                Err(_) => invalid += 1,
+            }
+            bodies += 1;
+            body_bytes += body.len();
+        };
+        for exchange in HttpReader::new(text) {
+            for message in exchange.request.iter().chain(exchange.response.iter()) {
+                let Some(body) = message.body.content.as_ref() else {
+                    continue;
+                };
+                let media = MediaType::of(message);
+                if media
+                    .as_ref()
+                    .is_some_and(|m| m.essence == "text/event-stream")
+                {
+                    for event in parse_events(&body.bytes) {
+                        parse_one(&event.data);
+                    }
+                    continue;
+                }
+                let declared = media.as_ref().is_some_and(MediaType::is_json);
+                let first = body.bytes.iter().find(|b| !b.is_ascii_whitespace());
+                if first.is_some() && (declared || matches!(first, Some(b'{' | b'['))) {
+                    parse_one(&body.bytes);
+                }
+            }
+        }
+        extract += t.elapsed() - parsing;
+        parse += parsing;
+    }
+    let total = started.elapsed();
+    let mb = |d: Duration| bytes_total as f64 / 1e6 / d.as_secs_f64();
+    println!(
+        "{} files, {bytes_total} bytes; {bodies} JSON bodies, {body_bytes} bytes ({invalid} invalid)",
+        files.len()
+    );
+    println!(
+        "read      {:>8.3} s  ({:.0} MB/s of capture)",
+        read.as_secs_f64(),
+        mb(read)
+    );
+    println!("extract   {:>8.3} s", extract.as_secs_f64());
+    println!(
+        "parse     {:>8.3} s  ({:.0} MB/s of capture, {:.0} MB/s of JSON)",
+        parse.as_secs_f64(),
+        mb(parse),
+        body_bytes as f64 / 1e6 / parse.as_secs_f64()
+    );
+    println!(
+        "read+parse{:>8.3} s  ({:.0} MB/s of capture)",
+        (read + parse).as_secs_f64(),
+        mb(read + parse)
+    );
+    println!("total     {:>8.3} s", total.as_secs_f64());
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).expect("readable directory") {
+            collect(&entry.expect("readable entry").path(), out);
+        }
+    } else if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("http") || e.eq_ignore_ascii_case("har"))
+    {
+        out.push(path.to_path_buf());
+    }
+}

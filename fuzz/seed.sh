@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the fuzzers' seed corpora in fuzz/corpus/<target>/ from the test fixtures and
+# samples. The corpora are not committed: run this before `cargo fuzz run`.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=..
+for target in http_reader har_reader sse_parser lint_source; do
+    mkdir -p "corpus/$target"
+done
+seed() { # seed TARGET FILE [CONTENT-FROM-STDIN]
+    local name
+    name=$(printf '%s' "$2" | sed 's|^\.\./||; s|/|_|g')
+    if [ "$#" -eq 3 ]; then cat >"corpus/$1/$name"; else cp "$2" "corpus/$1/$name"; fi
+}
+while IFS= read -r -d '' file; do
+    seed http_reader "$file"
+    seed lint_source "$file"
+    # The body of a `text/event-stream` response: what the SSE parser is handed.
+    if grep -qi 'text/event-stream' "$file"; then
+        awk 'f == 2 { print; next }
+             tolower($0) ~ /text\/event-stream/ { f = 1 }
+             f == 1 && /^\r?$/ { f = 2 }' "$file" | seed sse_parser "$file.sse" -
+    fi
+done < <(find "$root/tests/fixtures" "$root/samples" -type f -name '*.http' -print0)
+while IFS= read -r -d '' file; do
+    seed har_reader "$file"
+    seed lint_source "$file"
+done < <(find "$root/tests/fixtures" "$root/samples" -type f -name '*.har' -print0)
+# A few hand-written streams: CR, LF and CRLF line ends, comments, multi-line data.
+printf 'data: {"a":1}\r\n\r\nevent: error\r\ndata: {"error":{}}\r\n\r\n' >corpus/sse_parser/crlf
+printf ': ping\n\nid: 1\nretry: 100\ndata: {"x":\ndata:  2}\n\ndata:last' >corpus/sse_parser/lf
+printf 'data: one\rdata: two\r\revent\rdata\r' >corpus/sse_parser/cr
+for target in http_reader har_reader sse_parser lint_source; do
+    printf '%s: %s seeds\n' "$target" "$(find "corpus/$target" -type f | wc -l)"
+done

@@ -1,0 +1,175 @@
+//! Invariants the fuzz targets check on top of "does not panic": every span a2alint hands
+//! out lies inside the bytes it was read from, and the bytes it says are there are there.
+
+use a2alint::capture::{Capture, Content, Event, Message, Origin, ReadProblem};
+use a2alint::cli::Format;
+use a2alint::report::{Context, Summary};
+use a2alint::source::Span;
+use a2alint::{FileReport, Options, lint_source};
+
+/// Every report format; a new `Format` variant fails to compile here until it is fuzzed.
+pub fn all_formats() -> [Format; 7] {
+    let all = [
+        Format::Human,
+        Format::Concise,
+        Format::Json,
+        Format::Sarif,
+        Format::Github,
+        Format::Gitlab,
+        Format::Junit,
+    ];
+    for format in all {
+        match format {
+            Format::Human
+            | Format::Concise
+            | Format::Json
+            | Format::Sarif
+            | Format::Github
+            | Format::Gitlab
+            | Format::Junit => {}
+        }
+    }
+    all
+}
+
+fn in_bounds(src: &[u8], span: Span, what: &str) {
+    assert!(
+        span.start <= span.end && span.end <= src.len(),
+        "{what} {span:?} outside 0..{}",
+        src.len()
+    );
+}
+
+/// Checks what `read_http` returned for `src`.
+pub fn check_capture(src: &[u8], capture: &Capture<'_>) {
+    for (i, exchange) in capture.exchanges.iter().enumerate() {
+        assert_eq!(exchange.index, i, "exchange indices run 0, 1, 2, ...");
+        let messages = exchange
+            .request
+            .iter()
+            .chain(exchange.interim.iter())
+            .chain(exchange.response.iter());
+        for message in messages {
+            check_message(src, message);
+        }
+    }
+    for problem in &capture.problems {
+        match problem {
+            ReadProblem::Syntax { span, .. } => in_bounds(src, *span, "syntax problem"),
+            ReadProblem::LengthMismatch { header, body, .. } => {
+                in_bounds(src, *header, "length mismatch header");
+                in_bounds(src, *body, "length mismatch body");
+            }
+            ReadProblem::Undecodable { header, .. } => in_bounds(src, *header, "coding header"),
+        }
+    }
+}
+
+fn check_message(src: &[u8], message: &Message<'_>) {
+    in_bounds(src, message.span, "message");
+    in_bounds(src, message.start_line_span, "start line");
+    assert_eq!(message.start_line_span.start, message.span.start);
+    for comment in &message.comments {
+        in_bounds(src, *comment, "comment");
+    }
+    for header in &message.headers {
+        in_bounds(src, header.name_span, "header name");
+        in_bounds(src, header.value_span, "header value");
+        assert_eq!(header.name.as_bytes(), &src[header.name_span.range()]);
+        assert_eq!(header.value, &src[header.value_span.range()]);
+    }
+    let raw = message.body.raw;
+    in_bounds(src, raw, "body");
+    if let Some(content) = &message.body.content {
+        check_content(src, raw, content);
+    }
+}
+
+fn check_content(src: &[u8], raw: Span, content: &Content<'_>) {
+    match &content.origin {
+        Origin::Verbatim { start } => {
+            let end = start + content.bytes.len();
+            assert!(end <= src.len(), "verbatim body past the end");
+            assert_eq!(&src[*start..end], &*content.bytes, "verbatim bytes differ");
+        }
+        Origin::Chunked(pieces) => {
+            let mut joined = Vec::new();
+            for piece in pieces {
+                let span = Span::new(piece.raw, piece.raw + piece.len);
+                in_bounds(src, span, "chunk piece");
+                assert!(
+                    raw.start <= span.start && span.end <= raw.end,
+                    "chunk piece {span:?} before body {raw:?}"
+                );
+                assert_eq!(piece.decoded, joined.len(), "pieces are contiguous");
+                joined.extend_from_slice(&src[span.range()]);
+            }
+            assert_eq!(joined, &*content.bytes, "de-chunked bytes differ");
+        }
+        Origin::Decoded => {}
+    }
+    let len = content.bytes.len();
+    for (start, end) in [(0, len), (0, 0), (len / 2, len), (len, len)] {
+        if let Some(span) = content.capture_span(Span::new(start, end)) {
+            in_bounds(src, span, "mapped body span");
+        }
+    }
+}
+
+/// Checks what `parse_events` returned for `body`.
+pub fn check_events(body: &[u8], events: &[Event<'_>]) {
+    for (i, event) in events.iter().enumerate() {
+        assert_eq!(event.index, i);
+        in_bounds(body, event.span, "event");
+        let mut joined: Vec<u8> = Vec::new();
+        for (n, piece) in event.pieces.iter().enumerate() {
+            let span = Span::new(piece.raw, piece.raw + piece.len);
+            in_bounds(body, span, "data line");
+            if n > 0 {
+                joined.push(b'\n');
+            }
+            assert_eq!(piece.decoded, joined.len(), "data pieces are contiguous");
+            joined.extend_from_slice(&body[span.range()]);
+        }
+        assert_eq!(joined, &*event.data, "event data differs from its lines");
+        let len = event.data.len();
+        for (start, end) in [(0, len), (0, 0), (len / 2, len), (len, len)] {
+            in_bounds(
+                body,
+                event.body_span(Span::new(start, end)),
+                "mapped event span",
+            );
+        }
+    }
+}
+
+/// Lints `bytes` as a run of one file does, once under each of `paths`, then renders the
+/// reports together in every format. SARIF carries every rule's documentation, so writing
+/// it costs several times the rest of the run: it is written (and checked to be JSON) only
+/// when `sarif` is set.
+pub fn lint_and_render(paths: &[&str], bytes: &[u8], color: bool, sarif: bool) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = paths
+        .iter()
+        .map(|path| lint_source(path, bytes, &Options::default()))
+        .collect();
+    // The run-level rule, as over a run of these files.
+    a2alint::rules::binding_divergence::check_run(&mut reports);
+    let context = Context {
+        color,
+        summary: Summary::of(&reports),
+        ..Context::default()
+    };
+    for format in all_formats() {
+        if format == Format::Sarif && !sarif {
+            continue;
+        }
+        let mut out = Vec::new();
+        a2alint::report::write(format, &reports, &context, &mut out).expect("write to a Vec");
+        if matches!(format, Format::Json | Format::Sarif | Format::Gitlab) {
+            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&out) {
+                panic!("{format:?} output is not JSON: {e}");
+            }
+        }
+    }
+    reports
+}
