@@ -151,3 +151,21 @@ fn non_utf8_paths_are_linted_and_shown_lossily() {
             "caf\u{fffd}.http:1:1: warning[unpaired-message]",
         ));
 }
+
+#[test]
+fn very_long_streams_are_checked_up_to_the_event_limit() {
+    let limit = a2alint::classify::MAX_STREAM_EVENTS;
+    let event = "data: {\"statusUpdate\":{\"taskId\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}\n\n";
+    let mut capture = String::from(
+        "POST /message:stream HTTP/1.1\nContent-Type: application/a2a+json\nA2A-Version: 1.0\n\n{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}\nHTTP/1.1 200 OK\nContent-Type: text/event-stream\n\n",
+    );
+    capture.push_str(&event.repeat(limit + 10));
+    let fired = rules_fired(capture.as_bytes());
+    assert!(
+        fired
+            .iter()
+            .any(|(r, m)| r == "stream-event-shape" && m.contains("more than 100000 events")),
+        "{:?}",
+        &fired[..fired.len().min(3)]
+    );
+}

@@ -136,9 +136,14 @@ fn view<'a, 's>(
 }
 
 /// The events of a stream; each event's data is a JSON document in both bindings.
+/// Streams longer than this many events are checked up to it: decoding every event of a
+/// hostile multi-gigabyte stream would cost time and memory for nothing.
+pub const MAX_STREAM_EVENTS: usize = 100_000;
+
 fn stream_events(body: &[u8]) -> Vec<EventView<'_>> {
     parse_events(body)
         .into_iter()
+        .take(MAX_STREAM_EVENTS)
         .map(|event| {
             let json = JsonBody::decode(Some(&event.data), true);
             EventView { event, json }

@@ -25,6 +25,18 @@ impl Rule for StreamEventShape {
             RequestId::Readable(id) => Some(id.clone()),
             _ => None,
         });
+        if response.events.len() == crate::classify::MAX_STREAM_EVENTS
+            && let Some(last) = response.events.last()
+        {
+            out.push(
+                Finding::new(
+                    self.id(),
+                    response.doc(Some(&last.event)).opening_label("", "checked up to here"),
+                    format!("stream has more than {} events; only those were checked", crate::classify::MAX_STREAM_EVENTS),
+                )
+                .help("a stream this long is unusual for one A2A operation; split the capture to have all of it checked"),
+            );
+        }
         for event in &response.events {
             let Some(data) = event.json.value() else {
                 continue;
