@@ -18,5 +18,5 @@ fuzz_target!(|data: &[u8]| {
     }
     let capture = read_http(&har.wire);
     a2alint_fuzz::check_capture(&har.wire, &capture);
-    a2alint_fuzz::lint_and_render(&["fuzz.har"], data, false, data.len() % 8 == 0);
+    a2alint_fuzz::lint_and_render(&["fuzz.har"], data, false, data.len().is_multiple_of(8));
 });

@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let color = data.first().is_some_and(|b| b & 1 == 1);
-    let sarif = data.len() % 8 == 0;
+    let sarif = data.len().is_multiple_of(8);
     a2alint_fuzz::lint_and_render(&["fuzz.http", "fuzz.har"], data, color, sarif);
 });

@@ -165,10 +165,10 @@ pub fn lint_and_render(paths: &[&str], bytes: &[u8], color: bool, sarif: bool) -
         }
         let mut out = Vec::new();
         a2alint::report::write(format, &reports, &context, &mut out).expect("write to a Vec");
-        if matches!(format, Format::Json | Format::Sarif | Format::Gitlab) {
-            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&out) {
-                panic!("{format:?} output is not JSON: {e}");
-            }
+        if matches!(format, Format::Json | Format::Sarif | Format::Gitlab)
+            && let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&out)
+        {
+            panic!("{format:?} output is not JSON: {e}");
         }
     }
     reports

@@ -227,7 +227,15 @@ impl SourceText<'_> {
                 at += 1;
                 continue;
             }
-            let width = utf8_width(self.bytes[at]).min(range.end - at);
+            // Printable ASCII (and tab) is shown as it is: what the general case below
+            // does with it, without decoding.
+            let byte = self.bytes[at];
+            if (0x20..0x7f).contains(&byte) || byte == b'\t' {
+                out.push(char::from(byte));
+                at += 1;
+                continue;
+            }
+            let width = utf8_width(byte).min(range.end - at);
             match std::str::from_utf8(&self.bytes[at..at + width])
                 .ok()
                 .and_then(|s| s.chars().next())
