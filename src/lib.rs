@@ -25,6 +25,7 @@ pub mod profile;
 pub mod redact;
 pub mod report;
 pub mod resolve;
+pub mod rule_id;
 pub mod rules;
 pub mod secrets;
 pub mod source;
@@ -35,6 +36,7 @@ mod app;
 pub mod config;
 mod gate;
 pub mod rule_set;
+mod suggest;
 pub mod suppress;
 
 pub use app::run;

@@ -3,8 +3,8 @@
 
 use crate::classify::{ErrorView, ExchangeView};
 use crate::finding::Finding;
-use crate::rules::suggest::nearest_reason;
 use crate::rules::{Rule, RuleId};
+use crate::suggest::nearest_reason;
 use crate::table::table;
 
 pub struct ErrorInfoReason;

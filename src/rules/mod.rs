@@ -19,7 +19,6 @@ mod error_info_reason;
 mod field_violation_path;
 mod grpc_status_mismatch;
 mod http_status_mismatch;
-mod id;
 mod invalid_request_code;
 mod jsonrpc_envelope;
 mod jsonrpc_error_http_status;
@@ -39,14 +38,13 @@ mod retry_new_message_id;
 mod secret_in_capture;
 mod stream_event_not_json;
 mod stream_event_shape;
-mod suggest;
 mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
 mod unsupported_operation_ambiguous;
 mod version_header_missing;
 
-pub use id::{Group, RuleId};
+pub use crate::rule_id::{Group, RuleId};
 
 use crate::capture::ReadProblem;
 use crate::classify::{ErrorView, ExchangeView};
