@@ -159,6 +159,15 @@ impl<'v> ErrorView<'v> {
         self.infos().into_iter().find_map(|info| info.reason)
     }
 
+    /// The first ErrorInfo whose reason names an A2A error, with that error.
+    pub fn a2a_reason(&self) -> Option<(ErrorInfo<'v>, &'static A2aError)> {
+        self.infos().into_iter().find_map(|info| {
+            info.reason
+                .and_then(|r| table().a2a_by_reason(r))
+                .map(|e| (info, e))
+        })
+    }
+
     pub fn bad_requests(&self) -> impl Iterator<Item = &Detail<'v>> {
         self.details.iter().filter(|d| d.is(BAD_REQUEST))
     }

@@ -30,10 +30,7 @@ impl Rule for GrpcStatusMismatch {
         };
         let profile = view.profile;
         let label = |text: String| error.label("/error/status", text);
-        let a2a = error
-            .infos()
-            .into_iter()
-            .find_map(|i| i.reason.and_then(|r| table().a2a_by_reason(r)));
+        let a2a = error.a2a_reason().map(|(_, a2a)| a2a);
         let finding = if let Some(a2a) = a2a {
             // An A2A reason decides the status through the profile's table (A2A §5.4).
             let expected = a2a.grpc(profile);

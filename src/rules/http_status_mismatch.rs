@@ -4,7 +4,6 @@
 use crate::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct HttpStatusMismatch;
 
@@ -25,11 +24,7 @@ impl Rule for HttpStatusMismatch {
         if error.form != ErrorForm::Status {
             return;
         }
-        let Some((info, a2a)) = error.infos().into_iter().find_map(|info| {
-            info.reason
-                .and_then(|r| table().a2a_by_reason(r))
-                .map(|e| (info, e))
-        }) else {
+        let Some((info, a2a)) = error.a2a_reason() else {
             return;
         };
         let profile = view.profile;
