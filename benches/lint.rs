@@ -13,7 +13,7 @@ mod corpus;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use a2alint::capture::{Capture, read_http};
-use a2alint::classify::{Generation, classify};
+use a2alint::classify::{Generation, Payloads, classify};
 use a2alint::finding::Finding;
 use a2alint::{Options, Profile};
 
@@ -60,7 +60,7 @@ fn classify_and_check(capture: &Capture<'_>, options: &Options) -> usize {
     let mut findings: Vec<Finding> = Vec::new();
     let mut sends = Vec::new();
     for exchange in &capture.exchanges {
-        let view = classify(exchange, Profile::default(), &sends);
+        let view = classify(exchange, Profile::default(), &sends, Payloads::Hollow);
         let legacy = view.generation == Generation::V0_3;
         let errors = view.errors();
         for rule in rules.iter().filter(|r| !(legacy && r.id().only_for_1_0())) {

@@ -80,6 +80,7 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         profile,
         rules: config.rules_for(path),
         no_ignores: args.no_ignores,
+        ..Options::default()
     };
     let progress = progress_bar(args, found.inputs.len());
     let on_done = || progress.inc(1);

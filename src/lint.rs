@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::capture::{
     Exchange, HarCapture, HarProblem, HttpReader, NotHar, StartLine, is_har, read_har,
 };
-use crate::classify::{Binding, Generation, classify};
+use crate::classify::{Binding, Generation, Payloads, classify};
 use crate::finding::{Anchor, Finding, Label};
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver, har_file_span};
@@ -35,6 +35,8 @@ pub struct Options {
     pub rules: RuleSet,
     /// `--no-ignores` sets this: inline suppressions are not honoured.
     pub no_ignores: bool,
+    /// How success responses' payloads are decoded (hollow unless a test asks otherwise).
+    pub payloads: Payloads,
 }
 
 /// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
@@ -119,7 +121,7 @@ fn lint_text(
         }
         let mut directives = exchange_scope;
 
-        let view = classify(&exchange, options.profile, &sends);
+        let view = classify(&exchange, options.profile, &sends, options.payloads);
         // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
         let legacy = view.generation == Generation::V0_3;
         let errors = view.errors();

@@ -1,5 +1,7 @@
 //! Decodes a message body as JSON once, remembering where parsing failed when it does.
 
+use super::json_skim;
+
 use serde_json::Value;
 
 use crate::source::Span;
@@ -20,8 +22,10 @@ pub enum JsonBody {
 
 impl JsonBody {
     /// Parses `body` when it is declared JSON, or when it looks like a JSON object or
-    /// array (JSON-RPC peers sometimes omit `Content-Type`).
-    pub fn decode(body: Option<&[u8]>, declared_json: bool) -> JsonBody {
+    /// array (JSON-RPC peers sometimes omit `Content-Type`). With `Payloads::Hollow` (a
+    /// success response), the payload members no rule reads into are checked but kept
+    /// hollow (see `json_skim`).
+    pub fn decode(body: Option<&[u8]>, declared_json: bool, payloads: Payloads) -> JsonBody {
         let Some(bytes) = body else {
             return JsonBody::Absent;
         };
@@ -30,11 +34,13 @@ impl JsonBody {
         if first.is_none() || !(declared_json || shaped_like_json) {
             return JsonBody::Absent;
         }
-        // A body that is UTF-8 as a whole is checked once, here, rather than string by
-        // string by the parser: the same parse, the same errors, less work.
-        let parsed = match std::str::from_utf8(bytes) {
-            Ok(text) => serde_json::from_str(text),
-            Err(_) => serde_json::from_slice(bytes),
+        // A body that is UTF-8 as a whole is checked once, here (with SIMD), rather than
+        // string by string by the parser: the same parse, the same errors, less work.
+        let parsed = match (simdutf8::basic::from_utf8(bytes), payloads) {
+            (Ok(text), Payloads::Full) => serde_json::from_str(text),
+            (Ok(text), Payloads::Hollow) => json_skim::from_str(text),
+            (Err(_), Payloads::Full) => serde_json::from_slice(bytes),
+            (Err(_), Payloads::Hollow) => json_skim::from_slice(bytes),
         };
         match parsed {
             Ok(value) => JsonBody::Parsed(value),
@@ -55,6 +61,16 @@ impl JsonBody {
             _ => None,
         }
     }
+}
+
+/// Whether a success response's payload members are built or kept hollow (checked, not
+/// built: no rule reads into them). Requests and errors are always built in full.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Payloads {
+    /// Build everything; tests use it to show no rule reads into hollow payloads.
+    Full,
+    #[default]
+    Hollow,
 }
 
 /// How a JSON value is described in messages: "a string", "an array", "null".
@@ -97,7 +113,8 @@ mod tests {
     #[test]
     fn locates_the_byte_where_parsing_stopped() {
         let body = b"{\n  \"a\": 1,\n  \"b\" 2\n}";
-        let JsonBody::Invalid { at, reason } = JsonBody::decode(Some(body), true) else {
+        let JsonBody::Invalid { at, reason } = JsonBody::decode(Some(body), true, Payloads::Full)
+        else {
             panic!("expected invalid JSON");
         };
         assert_eq!(&body[at.range()], b"2");
@@ -107,20 +124,23 @@ mod tests {
     #[test]
     fn decodes_only_json_bodies() {
         assert!(matches!(
-            JsonBody::decode(Some(b"plain text"), false),
+            JsonBody::decode(Some(b"plain text"), false, Payloads::Full),
             JsonBody::Absent
         ));
         assert!(matches!(
-            JsonBody::decode(Some(b"   "), true),
+            JsonBody::decode(Some(b"   "), true, Payloads::Full),
             JsonBody::Absent
         ));
-        assert!(matches!(JsonBody::decode(None, true), JsonBody::Absent));
         assert!(matches!(
-            JsonBody::decode(Some(b"[1]"), false),
+            JsonBody::decode(None, true, Payloads::Full),
+            JsonBody::Absent
+        ));
+        assert!(matches!(
+            JsonBody::decode(Some(b"[1]"), false, Payloads::Full),
             JsonBody::Parsed(_)
         ));
         assert!(matches!(
-            JsonBody::decode(Some(b"{"), true),
+            JsonBody::decode(Some(b"{"), true, Payloads::Full),
             JsonBody::Invalid { .. }
         ));
     }

@@ -5,6 +5,7 @@
 mod error;
 mod history;
 mod json;
+mod json_skim;
 pub(crate) mod json_span;
 mod jsonrpc;
 mod labels;
@@ -14,7 +15,7 @@ mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use history::SendRecord;
-pub use json::{JsonBody, kind_of};
+pub use json::{JsonBody, Payloads, kind_of};
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
 pub use labels::Doc;
 pub use media::MediaType;
@@ -82,15 +83,16 @@ pub fn classify<'a, 's>(
     exchange: &'a Exchange<'s>,
     profile: Profile,
     earlier_sends: &'a [SendRecord],
+    payloads: Payloads,
 ) -> ExchangeView<'a, 's> {
     let request = exchange
         .request
         .as_ref()
-        .map(|m| view(m, exchange.index, Side::Request));
+        .map(|m| view(m, exchange.index, Side::Request, Payloads::Full));
     let response = exchange
         .response
         .as_ref()
-        .map(|m| view(m, exchange.index, Side::Response));
+        .map(|m| view(m, exchange.index, Side::Response, payloads));
     let mut view = ExchangeView {
         exchange,
         profile,
@@ -110,15 +112,21 @@ fn view<'a, 's>(
     message: &'a Message<'s>,
     exchange_index: usize,
     side: Side,
+    payloads: Payloads,
 ) -> MessageView<'a, 's> {
     let media_type = MediaType::of(message);
     let declared_json = media_type.as_ref().is_some_and(MediaType::is_json);
     let is_stream = media_type
         .as_ref()
         .is_some_and(|m| m.essence == "text/event-stream");
+    // A success response's payloads are read by no rule: they are checked, not built.
+    let payloads = match message.status() {
+        Some(200..=299) => payloads,
+        _ => Payloads::Full,
+    };
     let (json, events) = match message.body.bytes() {
-        Some(bytes) if is_stream => (JsonBody::Absent, stream_events(bytes)),
-        bytes => (JsonBody::decode(bytes, declared_json), Vec::new()),
+        Some(bytes) if is_stream => (JsonBody::Absent, stream_events(bytes, payloads)),
+        bytes => (JsonBody::decode(bytes, declared_json, payloads), Vec::new()),
     };
     MessageView {
         message,
@@ -140,12 +148,12 @@ fn view<'a, 's>(
 /// hostile multi-gigabyte stream would cost time and memory for nothing.
 pub const MAX_STREAM_EVENTS: usize = 100_000;
 
-fn stream_events(body: &[u8]) -> Vec<EventView<'_>> {
+fn stream_events(body: &[u8], payloads: Payloads) -> Vec<EventView<'_>> {
     parse_events(body)
         .into_iter()
         .take(MAX_STREAM_EVENTS)
         .map(|event| {
-            let json = JsonBody::decode(Some(&event.data), true);
+            let json = JsonBody::decode(Some(&event.data), true, payloads);
             EventView { event, json }
         })
         .collect()

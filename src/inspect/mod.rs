@@ -10,7 +10,7 @@ pub use render::{write_json, write_table};
 use serde::Serialize;
 
 use crate::capture::{HttpReader, is_har, read_har};
-use crate::classify::{Binding, classify};
+use crate::classify::{Binding, Payloads, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
 
@@ -56,7 +56,7 @@ fn rows(
 ) -> Vec<Row> {
     HttpReader::new(bytes)
         .map(|exchange| {
-            let view = classify(&exchange, profile, &[]);
+            let view = classify(&exchange, profile, &[], Payloads::Hollow);
             let errors = view.errors();
             let error = errors.first();
             let status = view.response.as_ref().and_then(|r| r.message.status());
