@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+// Each test binary compiles this module and uses a part of it.
+#![allow(dead_code)]
+
 use std::path::Path;
 
 use a2alint::cli::Format;
