@@ -13,7 +13,7 @@ mod corpus;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use a2alint::capture::{Capture, read_http};
-use a2alint::classify::{Generation, Payloads, classify};
+use a2alint::classify::{Generation, Payloads, Sends, classify};
 use a2alint::finding::Finding;
 use a2alint::{Options, Profile};
 
@@ -58,7 +58,7 @@ fn classify_and_check(capture: &Capture<'_>, options: &Options) -> usize {
         .filter(|r| options.rules.is_enabled(r.id()))
         .collect();
     let mut findings: Vec<Finding> = Vec::new();
-    let mut sends = Vec::new();
+    let mut sends = Sends::default();
     for exchange in &capture.exchanges {
         let view = classify(exchange, Profile::default(), &sends, Payloads::Hollow);
         let legacy = view.generation == Generation::V0_3;
@@ -70,7 +70,11 @@ fn classify_and_check(capture: &Capture<'_>, options: &Options) -> usize {
             }
         }
         drop(errors);
-        sends.extend(view.send_record());
+        let record = view.send_record();
+        drop(view);
+        if let Some(record) = record {
+            sends.record(record);
+        }
     }
     for rule in &rules {
         rule.check_problems(&capture.problems, &mut findings);

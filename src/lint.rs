@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::capture::{
     Exchange, HarCapture, HarProblem, HttpReader, NotHar, StartLine, is_har, read_har,
 };
-use crate::classify::{Binding, Generation, Payloads, classify};
+use crate::classify::{Binding, Generation, Payloads, Sends, classify};
 use crate::finding::{Anchor, Finding, Label};
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver, har_file_span};
@@ -99,7 +99,7 @@ fn lint_text(
     let mut findings = Vec::new();
     let mut exchanges = 0;
     // Sends seen so far, for `retry-new-message-id`.
-    let mut sends = Vec::new();
+    let mut sends = Sends::default();
     let mut outcomes = Vec::new();
     for exchange in reader.by_ref() {
         exchanges += 1;
@@ -165,7 +165,9 @@ fn lint_text(
         }
         let record = view.send_record();
         drop(view);
-        sends.extend(record);
+        if let Some(record) = record {
+            sends.record(record);
+        }
         for finding in &mut findings {
             finding.exchange = Some(anchor());
             finding.severity = options.rules.severity(finding.rule, finding.severity);

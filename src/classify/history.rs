@@ -1,6 +1,7 @@
 //! What earlier sends in the same capture looked like, so a rule can notice a retry: the
 //! message content, its `messageId`, and whether the answer invited a retry (A2A §3.3.1).
 
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
@@ -18,6 +19,31 @@ pub struct SendRecord {
     pub message_id: Option<String>,
     /// Why the answer invites a retry, when it does: no answer, a 5xx, an internal error.
     pub retryable: Option<&'static str>,
+}
+
+/// The sends seen so far in one capture: the latest of each content, found in constant
+/// time (a capture of tens of thousands of sends would otherwise be compared pairwise).
+#[derive(Debug, Default)]
+pub struct Sends {
+    latest: HashMap<u64, SendRecord>,
+    any_retryable: bool,
+}
+
+impl Sends {
+    pub fn record(&mut self, record: SendRecord) {
+        self.any_retryable |= record.retryable.is_some();
+        self.latest.insert(record.content, record);
+    }
+
+    /// Was any earlier send answered with a failure a client retries?
+    pub fn any_retryable(&self) -> bool {
+        self.any_retryable
+    }
+
+    /// The latest earlier send of this content.
+    pub fn latest_with(&self, content: u64) -> Option<&SendRecord> {
+        self.latest.get(&content)
+    }
 }
 
 impl ExchangeView<'_, '_> {

@@ -14,7 +14,7 @@ mod route;
 mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
-pub use history::SendRecord;
+pub use history::{SendRecord, Sends};
 pub use json::{JsonBody, Payloads, kind_of};
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
 pub use labels::Doc;
@@ -52,7 +52,7 @@ pub struct ExchangeView<'a, 's> {
     /// Whether the exchange looks like A2A 0.3 or 1.0.
     pub generation: Generation,
     /// The sends earlier in the same capture.
-    pub earlier_sends: &'a [SendRecord],
+    pub earlier_sends: &'a Sends,
 }
 
 /// What rules see of one message.
@@ -82,7 +82,7 @@ pub struct EventView<'a> {
 pub fn classify<'a, 's>(
     exchange: &'a Exchange<'s>,
     profile: Profile,
-    earlier_sends: &'a [SendRecord],
+    earlier_sends: &'a Sends,
     payloads: Payloads,
 ) -> ExchangeView<'a, 's> {
     let request = exchange

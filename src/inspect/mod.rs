@@ -10,7 +10,7 @@ pub use render::{write_json, write_table};
 use serde::Serialize;
 
 use crate::capture::{HttpReader, is_har, read_har};
-use crate::classify::{Binding, Payloads, classify};
+use crate::classify::{Binding, Payloads, Sends, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
 
@@ -54,9 +54,11 @@ fn rows(
     profile: Profile,
     place: impl Fn(&crate::capture::Exchange<'_>) -> (Option<usize>, Option<usize>),
 ) -> Vec<Row> {
+    // Inspect shows each exchange on its own: no rule compares it with earlier sends.
+    let no_sends = Sends::default();
     HttpReader::new(bytes)
         .map(|exchange| {
-            let view = classify(&exchange, profile, &[], Payloads::Hollow);
+            let view = classify(&exchange, profile, &no_sends, Payloads::Hollow);
             let errors = view.errors();
             let error = errors.first();
             let status = view.response.as_ref().and_then(|r| r.message.status());

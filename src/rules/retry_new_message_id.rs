@@ -15,7 +15,7 @@ impl Rule for RetryNewMessageId {
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
         // Only a retry after a retryable failure is reported: without one earlier, there
         // is no need to hash this send's content.
-        if !view.earlier_sends.iter().any(|e| e.retryable.is_some()) {
+        if !view.earlier_sends.any_retryable() {
             return;
         }
         let (Some(request), Some(record), Some((pointer, _))) =
@@ -24,12 +24,7 @@ impl Rule for RetryNewMessageId {
             return;
         };
         // The latest earlier send of the same content is the one being retried.
-        let Some(earlier) = view
-            .earlier_sends
-            .iter()
-            .rev()
-            .find(|e| e.content == record.content)
-        else {
+        let Some(earlier) = view.earlier_sends.latest_with(record.content) else {
             return;
         };
         let (Some(why), Some(old_id), Some(new_id)) =
