@@ -107,14 +107,12 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     }
 
-    let resolve_pending = |file: usize, finding: &crate::finding::Finding| {
+    let resolve_pending = |file: usize, findings: &[&crate::finding::Finding]| {
         let input: &walk::Input = report_inputs[file];
-        let bytes = input.read(args.max_file_size).ok()?;
-        Some(crate::lint::resolve_pending(
-            input.display_name(),
-            &bytes,
-            finding,
-        ))
+        match input.read(args.max_file_size) {
+            Ok(bytes) => crate::lint::resolve_pending(input.display_name(), &bytes, findings),
+            Err(_) => Vec::new(),
+        }
     };
     crate::rules::binding_divergence::check_run_with(&mut reports, &resolve_pending);
     if let Some(path) = &args.write_baseline {

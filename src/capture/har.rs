@@ -6,9 +6,10 @@
 //! HTTP/1.1. HAR bodies are already decoded, so `Content-Length`, `Transfer-Encoding` and
 //! `Content-Encoding` give way to one `Content-Length` for the body written; base64
 //! bodies are decoded; HTTP/2 pseudo-headers are dropped. The log is parsed as a stream,
-//! one entry at a time, borrowing its strings from the file, so the text written is the
-//! only copy of the log ever made. Where each piece of that text came from is not kept:
-//! [`layout_of`] works it out again for the few entries that findings point into.
+//! one entry at a time, borrowing its strings from the file, and each entry's text is
+//! handed on as soon as it is written ([`for_each_entry`]), so a large log is never held
+//! as text whole. Where each piece of that text came from is not kept: [`layout_of`]
+//! works it out again for the few entries that findings point into.
 
 mod entry;
 mod write;
@@ -33,8 +34,6 @@ pub struct HarCapture {
     pub wire: Vec<u8>,
     /// Where each entry's text starts in `wire`; entry `i` ends where entry `i + 1` starts.
     pub entry_starts: Vec<usize>,
-    /// Entries whose response was never received (none, status 0, or an `_error`).
-    pub unanswered: Vec<usize>,
     pub problems: Vec<HarProblem>,
 }
 
@@ -45,19 +44,24 @@ impl HarCapture {
             .partition_point(|&start| start <= at)
             .checked_sub(1)
     }
+}
 
-    fn push(&mut self, entry: &Entry<'_>) {
-        let index = self.entry_starts.len();
-        self.entry_starts.push(self.wire.len());
-        let written = write_entry(&mut self.wire, entry, None);
-        if !written.answered {
-            self.unanswered.push(index);
-        }
-        self.problems.extend(
-            (written.bad_base64.into_iter())
-                .map(|side| HarProblem::BadBase64 { entry: index, side }),
-        );
-    }
+/// One entry of a HAR log, as the HTTP/1.1 text it was written as.
+#[derive(Debug)]
+pub struct EntryText<'t> {
+    pub index: usize,
+    pub text: &'t [u8],
+    /// The bodies marked `encoding: base64` that are not base64.
+    pub bad_base64: &'t [Side],
+}
+
+/// What reading a HAR log entry by entry found besides the entries.
+#[derive(Debug, Default)]
+pub struct HarLog {
+    /// Entries read.
+    pub entries: usize,
+    /// Where the file stopped being a HAR log, if it did ([`HarProblem::NotHar`]).
+    pub not_har: Option<HarProblem>,
 }
 
 /// What a HAR file holds that a2alint could not read as it should.
@@ -94,18 +98,47 @@ pub fn is_har(path: &str, bytes: &[u8]) -> bool {
     named || text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
-/// Reads a HAR file. Never fails: a file that is not a HAR log gives a problem, and the
-/// entries before the point where it stopped being one are kept.
+/// Reads a HAR file as text whole. Never fails: a file that is not a HAR log gives a
+/// problem, and the entries before the point where it stopped being one are kept.
 pub fn read_har(bytes: &[u8]) -> HarCapture {
+    let mut capture = HarCapture {
+        wire: Vec::with_capacity(bytes.len() / 2),
+        ..HarCapture::default()
+    };
+    let log = for_each_entry(bytes, &mut |entry| {
+        capture.entry_starts.push(capture.wire.len());
+        capture.wire.extend_from_slice(entry.text);
+        capture.problems.extend(
+            (entry.bad_base64.iter()).map(|&side| HarProblem::BadBase64 {
+                entry: entry.index,
+                side,
+            }),
+        );
+    });
+    capture.problems.extend(log.not_har);
+    capture
+}
+
+/// Reads a HAR file entry by entry, handing each entry's text to `each` as soon as it is
+/// written, in one buffer reused for all. Never fails: a file that is not a HAR log gives
+/// a problem, after the entries before the point where it stopped being one.
+pub fn for_each_entry(bytes: &[u8], each: &mut dyn FnMut(EntryText<'_>)) -> HarLog {
     let skip = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let json = &bytes[skip..];
-    let mut capture = HarCapture {
-        wire: Vec::with_capacity(json.len() / 2),
-        ..HarCapture::default()
+    let mut log = HarLog::default();
+    let mut text = Vec::new();
+    let mut on_entry = |entry: Entry<'_>| {
+        text.clear();
+        let written = write_entry(&mut text, &entry, None);
+        each(EntryText {
+            index: log.entries,
+            text: &text,
+            bad_base64: &written.bad_base64,
+        });
+        log.entries += 1;
     };
     // A log that is UTF-8 as a whole is checked once (with SIMD), rather than string by
     // string by the parser: the same parse and the same errors, less work. Otherwise as bytes.
-    let mut on_entry = |entry: Entry<'_>| capture.push(&entry);
     let result = match simdutf8::basic::from_utf8(json) {
         Ok(text) => {
             let mut de = serde_json::Deserializer::from_str(text);
@@ -138,13 +171,13 @@ pub fn read_har(bytes: &[u8]) -> HarCapture {
                 error_offset(json, error.line(), error.column()),
             ),
         };
-        capture.problems.push(HarProblem::NotHar {
+        log.not_har = Some(HarProblem::NotHar {
             offset: skip + offset,
             message,
             kind,
         });
     }
-    capture
+    log
 }
 
 /// The byte that serde_json's 1-based line and column name: the one it stopped on, or
@@ -286,8 +319,9 @@ mod tests {
             {"request": {"method": "GET", "url": "http://a/3"}, "response": {"status": 200, "_error": "net::ERR_FAILED"}},
             {"request": {"method": "get", "url": "/4 5"}, "response": {"status": "204", "statusText": "Não"}}]}}"#;
         let capture = read_har(har.as_bytes());
-        assert_eq!(capture.unanswered, [0, 1, 2]);
         let text = String::from_utf8(capture.wire).unwrap();
+        // Only the last entry's response was received.
+        assert_eq!(text.matches("HTTP/1.1 2").count(), 1, "{text}");
         assert!(
             text.ends_with("GET /4%205 HTTP/1.1\r\n\r\n\r\nHTTP/1.1 204 N?o\r\n\r\n\r\n"),
             "{text}"

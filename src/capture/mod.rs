@@ -11,7 +11,9 @@ pub mod model;
 mod sse;
 
 pub use encoding::MAX_DECODED_BYTES;
-pub use har::{HarCapture, HarProblem, NotHar, is_har, read_har};
+pub use har::{
+    EntryText, HarCapture, HarLog, HarProblem, NotHar, for_each_entry, is_har, read_har,
+};
 pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, Piece, ReadProblem, Side, StartLine,

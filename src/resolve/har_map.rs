@@ -1,5 +1,6 @@
-//! Places findings about a HAR file. Rules ran on the HTTP/1.1 text the entries were
-//! written as (`capture::har`); their spans point into that text. Here each span is
+//! Places findings about a HAR file. Rules ran on the HTTP/1.1 text each entry was
+//! written as (`capture::har`); their spans point into the text of the entry being
+//! linted, which the map is handed ([`HarMap::enter_entry`]). Here each span is
 //! traced back to the HAR member it came from: a header or start-line label lands on the
 //! member's value in the HAR file (on the exact characters when the value holds no
 //! escapes), a body label on the body shown as a source of its own,
@@ -16,7 +17,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::capture::Side;
-use crate::capture::har::{self, HarCapture, Layout, Member, NOT_IN_VALUE, Piece};
+use crate::capture::har::{self, Layout, Member, NOT_IN_VALUE, Piece};
 use crate::classify::json_span::{locate_key, locate_value};
 use crate::finding::{Finding, Label, Target};
 use crate::resolve::mask::is_credential;
@@ -29,17 +30,21 @@ const CACHED_ENTRIES: usize = 8;
 /// Bytes of a long line that a window may show around a label (more than it does).
 const LONG_LINE_REACH: usize = 1024;
 
-/// Spans at or past this offset (the synthetic text's length plus one) are spans of the
-/// HAR file itself, moved up by it: findings about the file rather than an entry's text.
-pub fn har_file_span(wire_len: usize, span: Span) -> Span {
-    span.shift(wire_len + 1)
+/// Spans at or past this offset are spans of the HAR file itself, moved up by it:
+/// findings about the file rather than an entry's text (no entry's text is this long).
+const HAR_FILE_SPANS: usize = usize::MAX / 2;
+
+/// A span of the HAR file itself, for a finding about the file rather than an entry.
+pub fn har_file_span(span: Span) -> Span {
+    span.shift(HAR_FILE_SPANS)
 }
 
 pub struct HarMap<'r> {
     path: &'r str,
     har: &'r [u8],
-    wire: &'r [u8],
-    entry_starts: &'r [usize],
+    /// The entry being linted, and the text it was written as.
+    current: Option<usize>,
+    entry_text: Vec<u8>,
     lines: Option<Lines>,
     /// Columns already counted on one long line: its number, and offset to column.
     columns: (usize, BTreeMap<usize, usize>),
@@ -98,16 +103,26 @@ struct EntryScan {
 }
 
 impl<'r> HarMap<'r> {
-    pub fn new(path: &'r str, har: &'r [u8], wire: &'r [u8], entry_starts: &'r [usize]) -> Self {
+    pub fn new(path: &'r str, har: &'r [u8]) -> Self {
         HarMap {
             path,
             har,
-            wire,
-            entry_starts,
+            current: None,
+            entry_text: Vec::new(),
             lines: None,
             columns: (0, BTreeMap::new()),
             scan: EntryScan::default(),
             cache: Vec::new(),
+        }
+    }
+
+    /// Findings from now on are about entry `index`, written as `text`. The text is
+    /// copied only for an entry that has findings.
+    pub fn enter_entry(&mut self, index: usize, text: &[u8]) {
+        if self.current != Some(index) {
+            self.current = Some(index);
+            self.entry_text.clear();
+            self.entry_text.extend_from_slice(text);
         }
     }
 
@@ -200,7 +215,7 @@ impl<'r> HarMap<'r> {
         let line_of = |place: &Place| match place {
             Place::Har(span) => self.lines().line_of(self.har, span.start),
             Place::Body { bytes, span, .. } => {
-                let body = &self.wire[bytes.clone()];
+                let body = &self.entry_text[bytes.clone()];
                 memchr::memchr_iter(b'\n', &body[..span.start.min(body.len())]).count()
             }
         };
@@ -235,7 +250,7 @@ impl<'r> HarMap<'r> {
             Place::Body {
                 entry, side, bytes, ..
             } => {
-                let body = &self.wire[bytes.clone()];
+                let body = &self.entry_text[bytes.clone()];
                 SourceText {
                     name: format!("{}{}", self.path, body_name(*entry, *side)),
                     bytes: body,
@@ -313,7 +328,7 @@ impl<'r> HarMap<'r> {
         snippet
     }
 
-    /// Where a label of the synthetic text (or, past its end, of the HAR file) lands.
+    /// Where a label of the current entry's text (or of the HAR file) lands.
     fn place_label(&mut self, label: &Label) -> Place {
         let span = match label.target {
             Target::File => label.span,
@@ -325,21 +340,19 @@ impl<'r> HarMap<'r> {
                 };
             }
         };
-        let file_offset = self.wire.len() + 1;
-        if span.start >= file_offset {
-            let start = (span.start - file_offset).min(self.har.len());
-            let end = (span.end - file_offset).clamp(start, self.har.len());
+        if span.start >= HAR_FILE_SPANS {
+            let start = (span.start - HAR_FILE_SPANS).min(self.har.len());
+            let end = (span.end.saturating_sub(HAR_FILE_SPANS)).clamp(start, self.har.len());
             return Place::Har(Span::new(start, end));
         }
-        let Some(entry) = HarCapture::entry_at(self.entry_starts, span.start) else {
+        let Some(entry) = self.current else {
             return Place::Har(Span::default());
         };
         let Some(slot) = self.entry(entry) else {
             return Place::Har(Span::default());
         };
-        let base = self.entry_starts[entry];
-        let local = span.start - base;
-        let local_end = span.end.max(span.start) - base;
+        let local = span.start;
+        let local_end = span.end.max(span.start);
         let layout = &self.cache[slot].layout;
         let Some(side) = layout
             .messages
@@ -373,13 +386,13 @@ impl<'r> HarMap<'r> {
             return Place::Body {
                 entry,
                 side,
-                bytes: base + piece.start..base + piece.end,
+                bytes: piece.start..piece.end,
                 span: Span::new(local - piece.start, local_end.min(piece.end) - piece.start),
                 member,
             };
         }
         if local_end <= piece.end {
-            return Place::Har(self.exact_span(slot, base, &piece, local, local_end));
+            return Place::Har(self.exact_span(slot, &piece, local, local_end));
         }
         // A label over several pieces: a whole header line, a start line, a message.
         let last = pieces
@@ -410,14 +423,7 @@ impl<'r> HarMap<'r> {
 
     /// The HAR span of `local..local_end`, inside one piece: the very characters when the
     /// member's value holds the piece's text unchanged, else the whole value.
-    fn exact_span(
-        &self,
-        slot: usize,
-        base: usize,
-        piece: &Piece,
-        local: usize,
-        local_end: usize,
-    ) -> Span {
+    fn exact_span(&self, slot: usize, piece: &Piece, local: usize, local_end: usize) -> Span {
         let token = self.member_span(slot, piece.side, piece.member);
         if piece.value_offset == NOT_IN_VALUE {
             return token;
@@ -427,7 +433,7 @@ impl<'r> HarMap<'r> {
             [b'"', inner @ .., b'"'] => (token.start + 1, inner),
             _ => (token.start, raw),
         };
-        let text = &self.wire[base + piece.start..base + piece.end];
+        let text = &self.entry_text[piece.start..piece.end];
         let from = piece.value_offset;
         let to = from + text.len();
         if inner.get(from..to) != Some(text) || inner[..to].contains(&b'\\') {
@@ -470,10 +476,10 @@ impl<'r> HarMap<'r> {
         let layout = har::layout_of(json, is_credential)?;
         // An entry the scan finds but the HAR reader stopped in (a value of the wrong
         // type, say) was never written: there is nothing to compare.
-        if let Some(&start) = self.entry_starts.get(index) {
+        if self.current == Some(index) {
             debug_assert_eq!(
                 layout.len,
-                self.entry_starts.get(index + 1).unwrap_or(&self.wire.len()) - start,
+                self.entry_text.len(),
                 "entry {index} was laid out differently"
             );
         }

@@ -78,19 +78,20 @@ impl<'r> Resolver<'r> {
         }
     }
 
-    /// Resolves findings about the HTTP text `wire` that the entries of HAR file `har`
-    /// were written as (`entry_starts`: where each entry's text starts), placing them in
-    /// the HAR file. Spans past the end of `wire` are HAR file spans, see
-    /// [`har_file_span`].
-    pub fn for_har(
-        path: &'r str,
-        har: &'r [u8],
-        wire: &'r [u8],
-        entry_starts: &'r [usize],
-    ) -> Self {
+    /// Resolves findings about the HTTP text the entries of HAR file `har` were written
+    /// as, one entry at a time ([`Resolver::enter_har_entry`]), placing them in the HAR
+    /// file. Spans made by [`har_file_span`] are the HAR file's own.
+    pub fn for_har(path: &'r str, har: &'r [u8]) -> Self {
         Resolver {
-            har: Some(HarMap::new(path, har, wire, entry_starts)),
+            har: Some(HarMap::new(path, har)),
             ..Resolver::new(path, har)
+        }
+    }
+
+    /// For a HAR file: the findings from now on are about entry `index`, written as `text`.
+    pub fn enter_har_entry(&mut self, index: usize, text: &[u8]) {
+        if let Some(har) = &mut self.har {
+            har.enter_entry(index, text);
         }
     }
 

@@ -19,10 +19,11 @@ pub struct Outcome {
     /// A resolved finding at the answer, whose message the run-level check fills in.
     pub at: Option<Box<Diagnostic>>,
     /// The 1-based line of the answer in its file (only JSON-RPC answers are named by
-    /// their `path:line`, so only theirs is set).
+    /// their `path:line`, so only theirs is set), or 0 while it is pending.
     pub line: usize,
-    /// For an HTTP+JSON answer not resolved yet: the finding to resolve if it is
-    /// reported (see `lint::resolve_pending`).
+    /// For an answer not resolved yet: the finding to resolve if it is reported (see
+    /// `lint::resolve_pending`). HTTP+JSON answers wait; so do JSON-RPC answers in a HAR
+    /// file, where even the line of one means finding its entry in the file.
     pub pending: Option<Box<Finding>>,
 }
 
@@ -59,15 +60,91 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
 /// Compares outcomes across every file of the run; adds a finding to the HTTP+JSON side of
 /// each divergence.
 pub fn check_run(reports: &mut [FileReport]) {
-    check_run_with(reports, &|_, _| None);
+    check_run_with(reports, &|_, _| Vec::new());
 }
 
-/// [`check_run`], where `resolve(file, finding)` resolves the pending finding of an
-/// answer in `reports[file]` (by reading the file again).
+/// A divergence found: where its two first answers are, as (file, outcome) pairs.
+struct Divergence<'k> {
+    operation: &'static str,
+    task_id: &'k str,
+    rest: (usize, usize),
+    rpc: (usize, usize),
+}
+
+/// [`check_run`], where `resolve(file, findings)` resolves pending findings of answers in
+/// `reports[file]` (by reading the file again, once for all of them).
 pub fn check_run_with(
     reports: &mut [FileReport],
-    resolve: &dyn Fn(usize, &Finding) -> Option<Diagnostic>,
+    resolve: &dyn Fn(usize, &[&Finding]) -> Vec<Diagnostic>,
 ) {
+    let divergences = divergences(reports);
+    // Every pending finding a divergence needs, read again file by file.
+    let mut wanted: Vec<(usize, usize)> = divergences
+        .iter()
+        .flat_map(|d| [d.rest, d.rpc])
+        .filter(|&(f, i)| reports[f].outcomes[i].pending.is_some())
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut resolved: Vec<((usize, usize), Diagnostic)> = Vec::new();
+    for group in wanted.chunk_by(|a, b| a.0 == b.0) {
+        let file = group[0].0;
+        let findings: Vec<&Finding> = (group.iter())
+            .filter_map(|&(f, i)| reports[f].outcomes[i].pending.as_deref())
+            .collect();
+        resolved.extend(group.iter().copied().zip(resolve(file, &findings)));
+    }
+    let diagnostic_of = |(f, i): (usize, usize)| -> Option<Diagnostic> {
+        (reports[f].outcomes[i].at.as_deref().cloned())
+            .or_else(|| (resolved.iter().find(|(at, _)| *at == (f, i))).map(|(_, d)| d.clone()))
+    };
+    let mut additions: Vec<(usize, Diagnostic)> = Vec::new();
+    for divergence in &divergences {
+        let (rest, rpc) = (
+            &reports[divergence.rest.0].outcomes[divergence.rest.1],
+            &reports[divergence.rpc.0].outcomes[divergence.rpc.1],
+        );
+        // Named by `path:line`; by its path alone if its file could not be read again.
+        let mut rpc_place = reports[divergence.rpc.0].path.clone();
+        match rpc.line {
+            0 => diagnostic_of(divergence.rpc).map(|d| d.primary.start.line),
+            line => Some(line),
+        }
+        .inspect(|line| rpc_place.push_str(&format!(":{line}")));
+        let Some(mut diagnostic) = diagnostic_of(divergence.rest) else {
+            continue;
+        };
+        let name = |o: &Outcome| {
+            o.reason
+                .clone()
+                .unwrap_or_else(|| "no A2A error".to_string())
+        };
+        diagnostic.message = format!(
+            "{} on task \"{}\" is answered with {} over HTTP+JSON but {} over JSON-RPC ({rpc_place})",
+            divergence.operation,
+            divergence.task_id,
+            name(rest),
+            name(rpc),
+        );
+        diagnostic.help = Some(
+            "both bindings must report the same A2A error for the same situation (A2A §5.1, §5.4); a client \
+             switching bindings would otherwise see different behaviour"
+                .into(),
+        );
+        additions.push((divergence.rest.0, diagnostic));
+    }
+    drop(divergences);
+    for (file, diagnostic) in additions {
+        let report = &mut reports[file];
+        report.diagnostics.push(diagnostic);
+        report
+            .diagnostics
+            .sort_by_key(|d| (d.primary.span.start, d.rule));
+    }
+}
+
+/// Every (operation, task) whose first JSON-RPC and first HTTP+JSON answers differ.
+fn divergences(reports: &[FileReport]) -> Vec<Divergence<'_>> {
     // Every outcome by (operation, task): sorted, rather than a map of cloned keys, so
     // that a large run needs no second copy of its task ids.
     let mut by_key: Vec<(&'static str, &str, usize, usize)> = Vec::new();
@@ -78,64 +155,25 @@ pub fn check_run_with(
     }
     // Stable: within a key, outcomes stay in file order.
     by_key.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let mut additions: Vec<(usize, Diagnostic)> = Vec::new();
+    let mut found = Vec::new();
     for group in by_key.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        let (operation, task_id) = (group[0].0, group[0].1);
-        let places: Vec<(usize, usize)> = group.iter().map(|&(_, _, f, i)| (f, i)).collect();
-        let of = |binding: Binding| -> Vec<&Outcome> {
-            places
-                .iter()
-                .map(|&(f, i)| &reports[f].outcomes[i])
-                .filter(|o| o.binding == binding)
-                .collect()
+        let first = |binding: Binding| {
+            (group.iter())
+                .map(|&(_, _, f, i)| (f, i))
+                .find(|&(f, i)| reports[f].outcomes[i].binding == binding)
         };
-        let (rpc, rest) = (of(Binding::JsonRpc), of(Binding::HttpJson));
-        let (Some(first_rpc), Some(first_rest)) = (rpc.first(), rest.first()) else {
+        let (Some(rpc), Some(rest)) = (first(Binding::JsonRpc), first(Binding::HttpJson)) else {
             continue;
         };
-        if first_rpc.reason == first_rest.reason
-            || (first_rpc.reason.is_none() && first_rest.reason.is_none())
-        {
+        if reports[rpc.0].outcomes[rpc.1].reason == reports[rest.0].outcomes[rest.1].reason {
             continue;
         }
-        let name = |o: &Outcome| {
-            o.reason
-                .clone()
-                .unwrap_or_else(|| "no A2A error".to_string())
-        };
-        let file_of = |outcome: &Outcome| {
-            places
-                .iter()
-                .find(|&&(f, i)| std::ptr::eq(&reports[f].outcomes[i], outcome))
-                .map_or(0, |&(f, _)| f)
-        };
-        let file = file_of(first_rest);
-        let place = format!("{}:{}", reports[file_of(first_rpc)].path, first_rpc.line);
-        let resolved =
-            first_rest.at.as_deref().cloned().or_else(|| {
-                (first_rest.pending.as_ref()).and_then(|finding| resolve(file, finding))
-            });
-        let Some(mut diagnostic) = resolved else {
-            continue;
-        };
-        diagnostic.message = format!(
-            "{operation} on task \"{task_id}\" is answered with {} over HTTP+JSON but {} over JSON-RPC ({})",
-            name(first_rest),
-            name(first_rpc),
-            place
-        );
-        diagnostic.help = Some(
-            "both bindings must report the same A2A error for the same situation (A2A §5.1, §5.4); a client \
-             switching bindings would otherwise see different behaviour"
-                .into(),
-        );
-        additions.push((file, diagnostic));
+        found.push(Divergence {
+            operation: group[0].0,
+            task_id: group[0].1,
+            rest,
+            rpc,
+        });
     }
-    for (file, diagnostic) in additions {
-        let report = &mut reports[file];
-        report.diagnostics.push(diagnostic);
-        report
-            .diagnostics
-            .sort_by_key(|d| (d.primary.span.start, d.rule));
-    }
+    found
 }

@@ -20,7 +20,7 @@ const FRAMING_HEADERS: &[&str] = &["content-length", "transfer-encoding", "conte
 
 /// What writing an entry found.
 pub struct Written {
-    pub answered: bool,
+    /// The bodies marked `encoding: base64` that are not base64.
     pub bad_base64: Vec<Side>,
 }
 
@@ -84,10 +84,7 @@ pub fn write_entry(
             bad_base64.push(Side::Response);
         }
     }
-    Written {
-        answered: answered.is_some(),
-        bad_base64,
-    }
+    Written { bad_base64 }
 }
 
 /// Writes one message's text, recording pieces when a layout is asked for.

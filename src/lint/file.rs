@@ -1,0 +1,247 @@
+//! One capture being linted: what the engine carries from exchange to exchange (earlier
+//! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
+//! suppressions, resolve.
+
+use crate::capture::{Exchange, ReadProblem, StartLine};
+use crate::classify::{Binding, Generation, Sends, classify};
+use crate::finding::{Anchor, Finding};
+use crate::lint::{FileReport, Options};
+use crate::resolve::Resolver;
+use crate::rules::binding_divergence::{self, Outcome};
+use crate::rules::{self, Rule};
+use crate::suppress::{self, Directive, Scope};
+
+/// For an exchange of a HAR file: its entry's index and the text the entry was written
+/// as, which findings are placed from.
+#[derive(Clone, Copy)]
+pub(super) struct Entry<'e> {
+    pub index: usize,
+    pub text: &'e [u8],
+}
+
+pub(super) struct FileLint<'r> {
+    path: &'r str,
+    options: &'r Options,
+    enabled: Vec<&'static dyn Rule>,
+    resolver: Resolver<'r>,
+    /// Leave HTTP+JSON answers for `binding-divergence` unresolved (see `Outcome`).
+    defer: bool,
+    file_directives: Vec<Directive>,
+    misplaced: Vec<Directive>,
+    suppressed: usize,
+    findings: Vec<Finding>,
+    exchanges: usize,
+    sends: Sends,
+    outcomes: Vec<Outcome>,
+}
+
+impl<'r> FileLint<'r> {
+    pub(super) fn new(
+        path: &'r str,
+        options: &'r Options,
+        resolver: Resolver<'r>,
+        defer: bool,
+    ) -> Self {
+        FileLint {
+            path,
+            options,
+            enabled: (rules::all().iter().copied())
+                .filter(|r| options.rules.is_enabled(r.id()))
+                .collect(),
+            resolver,
+            defer,
+            file_directives: Vec::new(),
+            misplaced: Vec::new(),
+            suppressed: 0,
+            findings: Vec::new(),
+            exchanges: 0,
+            sends: Sends::default(),
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// Exchanges linted so far: the index of the next one.
+    pub(super) fn exchanges(&self) -> usize {
+        self.exchanges
+    }
+
+    /// Lints one exchange read from `bytes`; `extra` are findings about it made outside
+    /// the rules (a HAR body that is not the base64 it claims).
+    pub(super) fn exchange(
+        &mut self,
+        bytes: &[u8],
+        exchange: &Exchange<'_>,
+        entry: Option<Entry<'_>>,
+        extra: Vec<Finding>,
+    ) {
+        let options = self.options;
+        self.exchanges += 1;
+        let mut directives = if options.no_ignores {
+            Vec::new()
+        } else {
+            directives_of(bytes, exchange)
+        };
+        // `ignore-file` counts only before the first message (A2A captures are read
+        // in one pass); elsewhere it is reported as unused.
+        let (file, exchange_scope): (Vec<_>, Vec<_>) =
+            directives.drain(..).partition(|d| d.scope == Scope::File);
+        for directive in file {
+            if exchange.index == 0 && directive.span.start < exchange.start() {
+                self.file_directives.push(directive);
+            } else {
+                self.misplaced.push(directive);
+            }
+        }
+        let mut directives = exchange_scope;
+
+        let view = classify(exchange, options.profile, &self.sends, options.payloads);
+        // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
+        let legacy = view.generation == Generation::V0_3;
+        let errors = view.errors();
+        let findings = &mut self.findings;
+        for rule in (self.enabled.iter()).filter(|r| !(legacy && r.id().only_for_1_0())) {
+            rule.check_exchange(&view, findings);
+            for error in &errors {
+                rule.check_error(&view, error, findings);
+            }
+        }
+        drop(errors);
+        findings.extend(extra);
+        // Built only for an exchange with something to report: clean traffic never pays.
+        let anchor_cell = std::cell::OnceCell::new();
+        let anchor = || {
+            anchor_cell
+                .get_or_init(|| anchor_of(exchange, entry))
+                .clone()
+        };
+        if options.rules.is_enabled(rules::RuleId::BindingDivergence)
+            && let Some((mut outcome, mut finding)) = binding_divergence::outcome_of(&view)
+        {
+            finding.exchange = Some(anchor());
+            finding.severity = options.rules.severity(finding.rule, finding.severity);
+            // Only an HTTP+JSON answer is ever reported (`check_run`), and only a JSON-RPC
+            // one is named by its place. A finding on a start line needs no exchange to
+            // be resolved, so the answer can wait to be resolved until it is reported;
+            // a JSON-RPC answer's line waits too where it is costly (in a HAR file).
+            let rest = outcome.binding == Binding::HttpJson;
+            if self.defer && (rest || entry.is_some()) {
+                outcome.pending = Some(Box::new(finding));
+            } else {
+                enter(&mut self.resolver, entry);
+                if rest {
+                    let diagnostic = self.resolver.resolve_one(&finding, Some(exchange));
+                    outcome.at = Some(Box::new(diagnostic));
+                } else {
+                    outcome.line = self.resolver.primary_line(&finding, Some(exchange));
+                }
+            }
+            self.outcomes.push(outcome);
+        }
+        let record = view.send_record();
+        drop(view);
+        if let Some(record) = record {
+            self.sends.record(record);
+        }
+        for finding in &mut self.findings {
+            finding.exchange = Some(anchor());
+            finding.severity = options.rules.severity(finding.rule, finding.severity);
+        }
+        self.suppressed += suppress::apply(&mut directives, &mut self.findings)
+            + suppress::apply(&mut self.file_directives, &mut self.findings);
+        self.findings
+            .extend(unused_findings(&directives, false, options));
+        if !self.findings.is_empty() {
+            enter(&mut self.resolver, entry);
+            self.resolver.add(self.findings.drain(..), Some(exchange));
+        }
+    }
+
+    /// Lints what the reader could not read in the text of `entry` (or of the file).
+    pub(super) fn problems(&mut self, problems: &[ReadProblem], entry: Option<Entry<'_>>) {
+        for rule in &self.enabled {
+            rule.check_problems(problems, &mut self.findings);
+        }
+        if !self.findings.is_empty() {
+            self.file_findings(Vec::new());
+            enter(&mut self.resolver, entry);
+            self.resolver.add(self.findings.drain(..), None);
+        }
+    }
+
+    /// The report, after the findings about the file as a whole (`extra`) and the
+    /// suppressions that were never used.
+    pub(super) fn finish(mut self, extra: Vec<Finding>) -> FileReport {
+        let options = self.options;
+        self.file_findings(extra);
+        self.findings
+            .extend(unused_findings(&self.file_directives, false, options));
+        self.findings
+            .extend(unused_findings(&self.misplaced, true, options));
+        self.resolver.add(self.findings.drain(..), None);
+        FileReport {
+            path: self.path.to_string(),
+            exchanges: self.exchanges,
+            // Both are kept until the end of the run: no spare capacity.
+            diagnostics: {
+                let mut diagnostics = self.resolver.finish();
+                diagnostics.shrink_to_fit();
+                diagnostics
+            },
+            suppressed: self.suppressed,
+            outcomes: {
+                self.outcomes.shrink_to_fit();
+                self.outcomes
+            },
+        }
+    }
+
+    /// Adds findings about no exchange, under the file's suppressions.
+    fn file_findings(&mut self, extra: Vec<Finding>) {
+        self.findings.extend(extra);
+        for finding in &mut self.findings {
+            finding.severity = self.options.rules.severity(finding.rule, finding.severity);
+        }
+        self.suppressed += suppress::apply(&mut self.file_directives, &mut self.findings);
+    }
+}
+
+/// Findings from now on are about `entry` (of a HAR file).
+fn enter(resolver: &mut Resolver<'_>, entry: Option<Entry<'_>>) {
+    if let Some(entry) = entry {
+        resolver.enter_har_entry(entry.index, entry.text);
+    }
+}
+
+/// The directives among the comment lines before an exchange's messages.
+fn directives_of(bytes: &[u8], exchange: &Exchange<'_>) -> Vec<Directive> {
+    exchange
+        .comments()
+        .filter_map(|span| suppress::parse(&bytes[span.range()], span))
+        .collect()
+}
+
+fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options) -> Vec<Finding> {
+    if options.no_ignores || !options.rules.is_enabled(rules::RuleId::UnusedSuppression) {
+        return Vec::new();
+    }
+    let mut findings = suppress::unused(directives, misplaced);
+    for finding in &mut findings {
+        finding.severity = options.rules.severity(finding.rule, finding.severity);
+    }
+    findings
+}
+
+/// What identifies an exchange across edits: its request line, or its status line when
+/// it has no request. In a HAR file its index is its entry's.
+fn anchor_of(exchange: &Exchange<'_>, entry: Option<Entry<'_>>) -> Anchor {
+    let message = exchange.request.as_ref().or(exchange.response.as_ref());
+    let key = match message.map(|m| m.start_line) {
+        Some(StartLine::Request { method, target }) => format!("{method} {target}"),
+        Some(StartLine::Response { status, .. }) => format!("{status}"),
+        None => String::new(),
+    };
+    Anchor {
+        index: entry.map_or(exchange.index, |entry| entry.index),
+        key,
+    }
+}

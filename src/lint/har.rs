@@ -1,0 +1,113 @@
+//! HAR files in the engine: each entry is written as HTTP/1.1 text and linted as soon as
+//! it is read, so a large log is never held as text whole; findings are placed back in
+//! the HAR file.
+
+use crate::capture::{EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry};
+use crate::finding::{Finding, Label};
+use crate::lint::file::{Entry, FileLint};
+use crate::lint::{FileReport, Options};
+use crate::resolve::{Diagnostic, Resolver, har_file_span};
+use crate::rules::RuleId;
+
+pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
+    let mut lint = FileLint::new(path, options, Resolver::for_har(path, har), defer);
+    let log = for_each_entry(har, &mut |written| {
+        let entry = Entry {
+            index: written.index,
+            text: written.text,
+        };
+        let mut reader = HttpReader::new(written.text);
+        for mut exchange in reader.by_ref() {
+            // Numbered across the file, as if its entries were one text.
+            exchange.index = lint.exchanges();
+            let extra = base64_findings(&written, &exchange, options);
+            lint.exchange(written.text, &exchange, Some(entry), extra);
+        }
+        lint.problems(reader.problems(), Some(entry));
+    });
+    lint.finish(file_findings(har, &log, options))
+}
+
+/// Resolves findings about a HAR file's entries again, reading it entry by entry: each
+/// finding is placed when the entry it is about (its anchor's) comes by.
+pub(super) fn resolve_pending(path: &str, har: &[u8], findings: &[&Finding]) -> Vec<Diagnostic> {
+    let mut resolver = Resolver::for_har(path, har);
+    let mut resolved: Vec<Option<Diagnostic>> = vec![None; findings.len()];
+    for_each_entry(har, &mut |written| {
+        for (finding, slot) in findings.iter().zip(&mut resolved) {
+            if finding
+                .exchange
+                .as_ref()
+                .is_some_and(|a| a.index == written.index)
+            {
+                resolver.enter_har_entry(written.index, written.text);
+                *slot = Some(resolver.resolve_one(finding, None));
+            }
+        }
+    });
+    // An entry no longer there (the file changed since) leaves its finding at the start.
+    (resolved.into_iter().zip(findings))
+        .map(|(diagnostic, finding)| {
+            diagnostic.unwrap_or_else(|| resolver.resolve_one(finding, None))
+        })
+        .collect()
+}
+
+/// Bodies of the exchange's entry marked base64 that are not.
+fn base64_findings(
+    written: &EntryText<'_>,
+    exchange: &crate::capture::Exchange<'_>,
+    options: &Options,
+) -> Vec<Finding> {
+    let rule = RuleId::UndecodableBody;
+    if !options.rules.is_enabled(rule) {
+        return Vec::new();
+    }
+    (written.bad_base64.iter())
+        .filter_map(|&side: &Side| exchange.message(side))
+        .map(|message| {
+            Finding::new(
+                rule,
+                Label::at(message.body.raw, "not base64"),
+                "body is marked `encoding: base64` but is not base64",
+            )
+            .help("the HAR file was edited or damaged; a2alint checked the text as it is")
+        })
+        .collect()
+}
+
+/// A file that is not a HAR log, or stops being one.
+fn file_findings(har: &[u8], log: &HarLog, options: &Options) -> Vec<Finding> {
+    let rule = RuleId::CaptureSyntax;
+    let Some(HarProblem::NotHar {
+        offset,
+        message,
+        kind,
+    }) = &log.not_har
+    else {
+        return Vec::new();
+    };
+    if !options.rules.is_enabled(rule) {
+        return Vec::new();
+    }
+    let offset = *offset;
+    let end = (offset + 1).min(har.len());
+    let span = har_file_span(crate::source::Span::new(offset, end.max(offset)));
+    let (what, label) = match kind {
+        NotHar::Syntax => ("HAR file is not valid JSON", "cannot read this"),
+        NotHar::Truncated => ("HAR file is cut short", "the file ends here"),
+        NotHar::Shape => ("file is not a HAR 1.2 log", "not what a HAR log holds"),
+    };
+    let read = match log.entries {
+        0 => "no entry was read".to_string(),
+        1 => "the entry before it was read".to_string(),
+        n => format!("the {n} entries before it were read"),
+    };
+    vec![
+        Finding::new(rule, Label::at(span, label), format!("{what}: {message}")).help(format!(
+            "a HAR file is a JSON object whose `log.entries` array holds one request and \
+             response per entry, as browsers, mitmproxy, Charles and Playwright export it; \
+             {read}"
+        )),
+    ]
+}

@@ -1,0 +1,108 @@
+//! The engine: runs read, classify, rules, suppressions and resolve on one source, and
+//! fans a list of inputs out over a thread pool while keeping their order.
+
+mod file;
+mod har;
+
+use rayon::prelude::*;
+
+use crate::capture::{HttpReader, is_har};
+use crate::classify::Payloads;
+use crate::finding::Finding;
+use crate::profile::Profile;
+use crate::resolve::{Diagnostic, Resolver};
+use crate::rule_set::RuleSet;
+use crate::rules::binding_divergence::Outcome;
+use crate::walk::{Input, InputError};
+use file::FileLint;
+
+/// The result of linting one capture.
+#[derive(Debug)]
+pub struct FileReport {
+    pub path: String,
+    pub exchanges: usize,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Findings silenced by suppressions.
+    pub suppressed: usize,
+    /// How task operations were answered, for the run-level `binding-divergence`.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// What a file is checked against.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub profile: Profile,
+    pub rules: RuleSet,
+    /// `--no-ignores` sets this: inline suppressions are not honoured.
+    pub no_ignores: bool,
+    /// How success responses' payloads are decoded (hollow unless a test asks otherwise).
+    pub payloads: Payloads,
+}
+
+/// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
+/// one at a time; only diagnostics outlive them. A HAR file (named `*.har`, or JSON) is
+/// linted as the HTTP text its entries describe, and findings are placed in the HAR file.
+pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
+    lint_source_deferring(path, bytes, options, false)
+}
+
+/// [`lint_source`]; with `defer`, the HTTP+JSON answers that the run-level
+/// `binding-divergence` might report are not resolved: each one's finding waits in
+/// [`Outcome::pending`], and the rare one that is reported is resolved by
+/// [`resolve_pending`] from the file read again. Resolving every answer up front cost a
+/// fifth of the run time and most of its memory on realistic traffic.
+fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
+    if is_har(path, bytes) {
+        return har::lint_har(path, bytes, options, defer);
+    }
+    let mut lint = FileLint::new(path, options, Resolver::new(path, bytes), defer);
+    let mut reader = HttpReader::new(bytes);
+    for exchange in reader.by_ref() {
+        lint.exchange(bytes, &exchange, None, Vec::new());
+    }
+    lint.problems(reader.problems(), None);
+    lint.finish(Vec::new())
+}
+
+/// Resolves findings that [`lint_source_deferring`] left pending, on the same bytes:
+/// exactly the diagnostics linting would have made of them.
+pub fn resolve_pending(path: &str, bytes: &[u8], findings: &[&Finding]) -> Vec<Diagnostic> {
+    if is_har(path, bytes) {
+        return har::resolve_pending(path, bytes, findings);
+    }
+    let mut resolver = Resolver::new(path, bytes);
+    (findings.iter())
+        .map(|f| resolver.resolve_one(f, None))
+        .collect()
+}
+
+/// Reads and lints every input on the current rayon pool; the output is in input order.
+/// Each file's bytes are dropped as soon as it is linted. `options_for` gives each file's
+/// options (configuration overrides differ per file).
+pub fn lint_inputs(
+    inputs: &[Input],
+    options_for: &(dyn Fn(&str) -> Options + Sync),
+    on_done: &(dyn Fn() + Sync),
+    max_bytes: u64,
+) -> Vec<Result<FileReport, InputError>> {
+    inputs
+        .par_iter()
+        .map(|input| {
+            let bytes = input.read(max_bytes)?;
+            let name = input.display_name();
+            // A bug in a2alint on one file must not cost the findings of the others: the
+            // file is reported as a tool failure (exit 2) and the run goes on.
+            // Standard input cannot be read again: its answers are resolved at once.
+            let defer = matches!(input, Input::File { .. });
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                lint_source_deferring(name, &bytes, &options_for(name), defer)
+            }))
+            .map_err(|_| InputError {
+                path: name.to_string(),
+                message: "a2alint failed on this file (an internal error; please report it with the file)".into(),
+            });
+            on_done();
+            report
+        })
+        .collect()
+}
