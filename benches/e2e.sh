@@ -7,7 +7,7 @@
 #   TOOLS=/tmp/a2alint-tools benches/e2e.sh     # also run the other tools installed there
 #   ONLY_TOOLS=1 TOOLS=... benches/e2e.sh        # only the side-by-side part
 #
-# Needs hyperfine (apt-get install -y hyperfine) and GNU time (/usr/bin/time).
+# Needs hyperfine (apt-get install -y hyperfine), jq and GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/tmp/a2alint-bench}
@@ -30,11 +30,16 @@ floor=$target/release/examples/json_floor
 [ -f "$work/cmp.har" ] || $corpus --seed 12 --har --size 20M --out "$work/cmp.har"
 
 cat "$work"/corpus-1g/* > /dev/null # warm the page cache
-hf() { hyperfine --style basic -N "$@"; }
+# hyperfine, then the median of each command (BENCHMARKS.md reports medians); `hfs` runs
+# its commands through a shell.
+runs_done=0
+median() { jq -r '.results[] | "median: \((.median * 1000 | round) / 1000) s  (\(.command))"' "$1"; }
+hf() { runs_done=$((runs_done + 1)); hyperfine --style basic -N --export-json "$work/hf-$runs_done.json" "$@"; median "$work/hf-$runs_done.json"; }
+hfs() { runs_done=$((runs_done + 1)); hyperfine --style basic --export-json "$work/hf-$runs_done.json" "$@"; median "$work/hf-$runs_done.json"; }
 
 if [ -z "${ONLY_TOOLS:-}" ]; then
 echo "== floors and a2alint on the 1 GiB corpus"
-hyperfine --style basic -w 1 -r "$runs" "cat $work/corpus-1g/* > /dev/null"
+hfs -w 1 -r "$runs" "cat $work/corpus-1g/* > /dev/null"
 $floor "$work/corpus-1g"
 hf -w 1 -r "$runs" "$floor $work/corpus-1g"
 hf -w 1 -r "$runs" -i \
