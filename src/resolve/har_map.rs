@@ -11,7 +11,7 @@
 //! again from its JSON only when a finding points into it.
 
 use crate::resolve::har_text::{
-    Lines, entries_start, first_byte, skip_ws, string_inside, value_strings,
+    Lines, entries_start, first_byte, object_end, skip_ws, string_inside, value_strings,
 };
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -534,10 +534,21 @@ impl<'r> HarMap<'r> {
                 return false;
             }
         }
-        match locate_value(&har[pos..], "") {
-            Some(span) => {
-                self.scan.spans.push(span.shift(pos));
-                self.scan.pos = pos + span.end;
+        // An entry the HAR reader has parsed is valid JSON, and its end is found quickly;
+        // past it, the scan checks what it steps over.
+        let parsed = self.current.is_some_and(|c| self.scan.spans.len() <= c);
+        let end = match parsed {
+            true => object_end(har, pos),
+            false => locate_value(&har[pos..], "").map(|span| pos + span.end),
+        };
+        debug_assert!(
+            !parsed || end == locate_value(&har[pos..], "").map(|span| pos + span.end),
+            "a parsed entry's end found two ways"
+        );
+        match end {
+            Some(end) => {
+                self.scan.spans.push(Span::new(pos, end));
+                self.scan.pos = end;
                 true
             }
             None => {
