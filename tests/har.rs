@@ -347,6 +347,31 @@ fn entries_keep_their_index_and_odd_bodies_are_reported() {
     );
 }
 
+/// Each entry is read on its own: a request that was never answered is not paired with
+/// the response of the next entry (one that has no request), as it would be if the
+/// entries were read as one text.
+#[test]
+fn entries_are_never_paired_across() {
+    let text = r#"{"log": {"entries": [
+  {"request": {"method": "GET", "url": "https://agent.example/tasks/t-1", "headers": [{"name": "A2A-Version", "value": "1.0"}]},
+   "response": {"status": 0, "_error": "net::ERR_CONNECTION_RESET"}},
+  {"response": {"status": 200, "statusText": "OK",
+     "headers": [{"name": "content-type", "value": "application/a2a+json"}],
+     "content": {"text": "{\"id\": \"t-2\"}"}}}
+]}}"#;
+    let report = lint_text("unpaired.har", text);
+    assert_eq!(report.exchanges, 2);
+    let unpaired: Vec<_> = (report.diagnostics.iter())
+        .filter(|d| d.rule.slug() == "unpaired-message")
+        .map(|d| d.exchange)
+        .collect();
+    assert_eq!(unpaired, [Some(0), Some(1)], "{:?}", findings(&report));
+    let rows =
+        a2alint::inspect::inspect_source("unpaired.har", text.as_bytes(), Default::default());
+    let entries: Vec<_> = rows.iter().map(|r| (r.entry, r.status)).collect();
+    assert_eq!(entries, [(Some(0), None), (Some(1), Some(200))]);
+}
+
 #[test]
 fn directories_yield_har_files() {
     let dir = tempfile::tempdir().unwrap();

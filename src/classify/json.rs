@@ -64,7 +64,8 @@ impl JsonBody {
 }
 
 /// Whether a success response's payload members are built or kept hollow (checked, not
-/// built: no rule reads into them). Requests and errors are always built in full.
+/// built: no rule reads into them). Requests, error answers (4xx, 5xx) and the `error`
+/// member of any answer are always built in full.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Payloads {
     /// Build everything; tests use it to show no rule reads into hollow payloads.

@@ -9,7 +9,7 @@ pub use render::{write_json, write_table};
 
 use serde::Serialize;
 
-use crate::capture::{HttpReader, is_har, read_har};
+use crate::capture::{HttpReader, for_each_entry, is_har};
 use crate::classify::{Binding, Payloads, Sends, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
@@ -33,22 +33,25 @@ pub struct Row {
     pub advice: Advice,
 }
 
-/// The rows of one capture: a `.http` file, or a HAR file read as the text its entries
-/// describe (rows then name entries rather than lines).
+/// The rows of one capture: a `.http` file, or a HAR file read entry by entry as the text
+/// each entry describes, as `check` reads it (rows then name entries rather than lines).
 pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
+    let mut rows = Vec::new();
     if is_har(path, bytes) {
-        let har = read_har(bytes);
-        return rows(path, &har.wire, profile, |exchange| {
-            (None, Some(exchange.index))
+        for_each_entry(bytes, &mut |entry| {
+            rows.extend(rows_of(path, entry.text, profile, |_| {
+                (None, Some(entry.index))
+            }));
         });
+        return rows;
     }
     let index = LineIndex::new(bytes);
-    rows(path, bytes, profile, |exchange| {
+    rows_of(path, bytes, profile, |exchange| {
         (Some(index.line_col(bytes, exchange.start()).line), None)
     })
 }
 
-fn rows(
+fn rows_of(
     path: &str,
     bytes: &[u8],
     profile: Profile,

@@ -24,7 +24,7 @@ pub(super) struct FileLint<'r> {
     options: &'r Options,
     enabled: Vec<&'static dyn Rule>,
     resolver: Resolver<'r>,
-    /// Leave HTTP+JSON answers for `binding-divergence` unresolved (see `Outcome`).
+    /// Leave the answers `binding-divergence` may report unresolved (see `Outcome::pending`).
     defer: bool,
     file_directives: Vec<Directive>,
     misplaced: Vec<Directive>,

@@ -31,24 +31,34 @@ pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -
 /// Resolves findings about a HAR file's entries again, reading it entry by entry: each
 /// finding is placed when the entry it is about (its anchor's) comes by.
 pub(super) fn resolve_pending(path: &str, har: &[u8], findings: &[&Finding]) -> Vec<Diagnostic> {
+    let entry_of = |i: usize| {
+        findings[i]
+            .exchange
+            .as_ref()
+            .map_or(usize::MAX, |a| a.index)
+    };
+    // Findings in entry order, met by one walk through the entries.
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by_key(|&i| entry_of(i));
     let mut resolver = Resolver::for_har(path, har);
     let mut resolved: Vec<Option<Diagnostic>> = vec![None; findings.len()];
+    let mut next = 0;
     for_each_entry(har, &mut |written| {
-        for (finding, slot) in findings.iter().zip(&mut resolved) {
-            if finding
-                .exchange
-                .as_ref()
-                .is_some_and(|a| a.index == written.index)
-            {
+        while next < order.len() && entry_of(order[next]) <= written.index {
+            let i = order[next];
+            if entry_of(i) == written.index {
                 resolver.enter_har_entry(written.index, written.text);
-                *slot = Some(resolver.resolve_one(finding, None));
+                resolved[i] = Some(resolver.resolve_one(findings[i], None));
             }
+            next += 1;
         }
     });
-    // An entry no longer there (the file changed since) leaves its finding at the start.
+    // An entry no longer there (the file changed since) leaves its finding at the start
+    // of the file: a resolver in no entry places it there.
+    let mut nowhere = Resolver::for_har(path, har);
     (resolved.into_iter().zip(findings))
         .map(|(diagnostic, finding)| {
-            diagnostic.unwrap_or_else(|| resolver.resolve_one(finding, None))
+            diagnostic.unwrap_or_else(|| nowhere.resolve_one(finding, None))
         })
         .collect()
 }

@@ -46,11 +46,12 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     lint_source_deferring(path, bytes, options, false)
 }
 
-/// [`lint_source`]; with `defer`, the HTTP+JSON answers that the run-level
-/// `binding-divergence` might report are not resolved: each one's finding waits in
-/// [`Outcome::pending`], and the rare one that is reported is resolved by
-/// [`resolve_pending`] from the file read again. Resolving every answer up front cost a
-/// fifth of the run time and most of its memory on realistic traffic.
+/// [`lint_source`]; with `defer`, the answers that the run-level `binding-divergence`
+/// might report are not resolved (HTTP+JSON answers, and in a HAR file JSON-RPC ones too):
+/// each one's finding waits in [`Outcome::pending`], and the few that are reported are
+/// resolved by [`resolve_pending`] from the file read again, all of one file at once.
+/// Resolving every answer up front cost a fifth of the run time and most of its memory
+/// on realistic traffic.
 fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
     if is_har(path, bytes) {
         return har::lint_har(path, bytes, options, defer);

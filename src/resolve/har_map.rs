@@ -60,7 +60,7 @@ enum Place {
     Body {
         entry: usize,
         side: Side,
-        /// The body's bytes in the synthetic text.
+        /// The body's bytes in the current entry's text.
         bytes: Range<usize>,
         span: Span,
         /// The `text` member's value in the HAR file.

@@ -18,8 +18,8 @@ pub struct Outcome {
     pub reason: Option<String>,
     /// A resolved finding at the answer, whose message the run-level check fills in.
     pub at: Option<Box<Diagnostic>>,
-    /// The 1-based line of the answer in its file (only JSON-RPC answers are named by
-    /// their `path:line`, so only theirs is set), or 0 while it is pending.
+    /// The 1-based line of the answer in its file: set only for a JSON-RPC answer (only
+    /// those are named by their `path:line`) that is not pending; 0 otherwise.
     pub line: usize,
     /// For an answer not resolved yet: the finding to resolve if it is reported (see
     /// `lint::resolve_pending`). HTTP+JSON answers wait; so do JSON-RPC answers in a HAR
@@ -27,8 +27,8 @@ pub struct Outcome {
     pub pending: Option<Box<Finding>>,
 }
 
-/// The outcome of an exchange, when it is a task operation over one of the bindings. The
-/// finding is resolved by the engine while the exchange is in memory.
+/// The outcome of an exchange, when it is a task operation over one of the bindings, and
+/// the finding at its answer, which the engine resolves or leaves pending.
 pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
     if !matches!(view.binding, Binding::JsonRpc | Binding::HttpJson) {
         return None;
@@ -86,6 +86,7 @@ pub fn check_run_with(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
+    // In (file, outcome) order, as `wanted` is.
     let mut resolved: Vec<((usize, usize), Diagnostic)> = Vec::new();
     for group in wanted.chunk_by(|a, b| a.0 == b.0) {
         let file = group[0].0;
@@ -94,9 +95,11 @@ pub fn check_run_with(
             .collect();
         resolved.extend(group.iter().copied().zip(resolve(file, &findings)));
     }
-    let diagnostic_of = |(f, i): (usize, usize)| -> Option<Diagnostic> {
-        (reports[f].outcomes[i].at.as_deref().cloned())
-            .or_else(|| (resolved.iter().find(|(at, _)| *at == (f, i))).map(|(_, d)| d.clone()))
+    let diagnostic_of = |(f, i): (usize, usize)| -> Option<&Diagnostic> {
+        reports[f].outcomes[i].at.as_deref().or_else(|| {
+            let found = resolved.binary_search_by_key(&(f, i), |(at, _)| *at);
+            found.ok().map(|k| &resolved[k].1)
+        })
     };
     let mut additions: Vec<(usize, Diagnostic)> = Vec::new();
     for divergence in &divergences {
@@ -111,7 +114,7 @@ pub fn check_run_with(
             line => Some(line),
         }
         .inspect(|line| rpc_place.push_str(&format!(":{line}")));
-        let Some(mut diagnostic) = diagnostic_of(divergence.rest) else {
+        let Some(mut diagnostic) = diagnostic_of(divergence.rest).cloned() else {
             continue;
         };
         let name = |o: &Outcome| {

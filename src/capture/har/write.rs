@@ -18,19 +18,14 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
 /// Headers about the bytes on the wire; HAR bodies are already decoded.
 const FRAMING_HEADERS: &[&str] = &["content-length", "transfer-encoding", "content-encoding"];
 
-/// What writing an entry found.
-pub struct Written {
-    /// The bodies marked `encoding: base64` that are not base64.
-    pub bad_base64: Vec<Side>,
-}
-
 /// Writes `entry` to `out`: its request and, when one was received, its response. With
-/// `layout`, records where each piece came from.
+/// `layout`, records where each piece came from. Gives the bodies marked
+/// `encoding: base64` that are not base64 (their text is written as it is).
 pub fn write_entry(
     out: &mut Vec<u8>,
     entry: &Entry<'_>,
     mut layout: Option<&mut Layout>,
-) -> Written {
+) -> Vec<Side> {
     let base = out.len();
     let mut bad_base64 = Vec::new();
     if let Some(request) = &entry.request {
@@ -84,7 +79,7 @@ pub fn write_entry(
             bad_base64.push(Side::Response);
         }
     }
-    Written { bad_base64 }
+    bad_base64
 }
 
 /// Writes one message's text, recording pieces when a layout is asked for.
