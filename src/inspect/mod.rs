@@ -36,8 +36,8 @@ pub struct Row {
 /// The rows of one capture: a `.http` file, or a HAR file read entry by entry as the text
 /// each entry describes, as `check` reads it (rows then name entries rather than lines).
 pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
-    let mut rows = Vec::new();
     if is_har(path, bytes) {
+        let mut rows = Vec::new();
         for_each_entry(bytes, &mut |entry| {
             rows.extend(rows_of(path, entry.text, profile, |_| {
                 (None, Some(entry.index))

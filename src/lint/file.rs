@@ -2,7 +2,7 @@
 //! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
 //! suppressions, resolve.
 
-use crate::capture::{Exchange, ReadProblem, StartLine};
+use crate::capture::{EntryText, Exchange, ReadProblem, StartLine};
 use crate::classify::{Binding, Generation, Sends, classify};
 use crate::finding::{Anchor, Finding};
 use crate::lint::{FileReport, Options};
@@ -10,14 +10,6 @@ use crate::resolve::Resolver;
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Directive, Scope};
-
-/// For an exchange of a HAR file: its entry's index and the text the entry was written
-/// as, which findings are placed from.
-#[derive(Clone, Copy)]
-pub(super) struct Entry<'e> {
-    pub index: usize,
-    pub text: &'e [u8],
-}
 
 pub(super) struct FileLint<'r> {
     path: &'r str,
@@ -71,7 +63,8 @@ impl<'r> FileLint<'r> {
         &mut self,
         bytes: &[u8],
         exchange: &Exchange<'_>,
-        entry: Option<Entry<'_>>,
+        // For an exchange of a HAR file: its entry, whose text findings are placed from.
+        entry: Option<&EntryText<'_>>,
         extra: Vec<Finding>,
     ) {
         let options = self.options;
@@ -157,7 +150,7 @@ impl<'r> FileLint<'r> {
     }
 
     /// Lints what the reader could not read in the text of `entry` (or of the file).
-    pub(super) fn problems(&mut self, problems: &[ReadProblem], entry: Option<Entry<'_>>) {
+    pub(super) fn problems(&mut self, problems: &[ReadProblem], entry: Option<&EntryText<'_>>) {
         for rule in &self.enabled {
             rule.check_problems(problems, &mut self.findings);
         }
@@ -206,7 +199,7 @@ impl<'r> FileLint<'r> {
 }
 
 /// Findings from now on are about `entry` (of a HAR file).
-fn enter(resolver: &mut Resolver<'_>, entry: Option<Entry<'_>>) {
+fn enter(resolver: &mut Resolver<'_>, entry: Option<&EntryText<'_>>) {
     if let Some(entry) = entry {
         resolver.enter_har_entry(entry.index, entry.text);
     }
@@ -233,7 +226,7 @@ fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options)
 
 /// What identifies an exchange across edits: its request line, or its status line when
 /// it has no request. In a HAR file its index is its entry's.
-fn anchor_of(exchange: &Exchange<'_>, entry: Option<Entry<'_>>) -> Anchor {
+fn anchor_of(exchange: &Exchange<'_>, entry: Option<&EntryText<'_>>) -> Anchor {
     let message = exchange.request.as_ref().or(exchange.response.as_ref());
     let key = match message.map(|m| m.start_line) {
         Some(StartLine::Request { method, target }) => format!("{method} {target}"),

@@ -4,7 +4,7 @@
 
 use crate::capture::{EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry};
 use crate::finding::{Finding, Label};
-use crate::lint::file::{Entry, FileLint};
+use crate::lint::file::FileLint;
 use crate::lint::{FileReport, Options};
 use crate::resolve::{Diagnostic, Resolver, har_file_span};
 use crate::rules::RuleId;
@@ -12,18 +12,14 @@ use crate::rules::RuleId;
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
     let mut lint = FileLint::new(path, options, Resolver::for_har(path, har), defer);
     let log = for_each_entry(har, &mut |written| {
-        let entry = Entry {
-            index: written.index,
-            text: written.text,
-        };
         let mut reader = HttpReader::new(written.text);
         for mut exchange in reader.by_ref() {
             // Numbered across the file, as if its entries were one text.
             exchange.index = lint.exchanges();
             let extra = base64_findings(&written, &exchange, options);
-            lint.exchange(written.text, &exchange, Some(entry), extra);
+            lint.exchange(written.text, &exchange, Some(&written), extra);
         }
-        lint.problems(reader.problems(), Some(entry));
+        lint.problems(reader.problems(), Some(&written));
     });
     lint.finish(file_findings(har, &log, options))
 }
