@@ -92,6 +92,7 @@ declare_rules! {
     UnpairedMessage => "unpaired-message", Capture, Warning;
     BodyNotJson => "body-not-json", Capture, Error;
     UndecodableBody => "undecodable-body", Capture, Warning;
+    CaptureIncomplete => "capture-incomplete", Capture, Warning;
     JsonrpcEnvelope => "jsonrpc-envelope", Jsonrpc, Error;
     JsonrpcIdMismatch => "jsonrpc-id-mismatch", Jsonrpc, Error;
     JsonrpcErrorHttpStatus => "jsonrpc-error-http-status", Jsonrpc, Warning;

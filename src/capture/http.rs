@@ -13,7 +13,7 @@ use crate::capture::lines::{
     trim_trailing_blank,
 };
 use crate::capture::model::{
-    Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine,
+    Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
 };
 use crate::source::Span;
 
@@ -120,7 +120,12 @@ impl<'s> HttpReader<'s> {
         let message = Message {
             start_line: head.start_line,
             start_line_span: head.start_line_span,
-            minor_version: head.minor_version,
+            version: if head.minor_version == 0 {
+                Version::Http10
+            } else {
+                Version::Http11
+            },
+            trailers: Vec::new(),
             span: Span::new(pos, body.raw.end.max(head.start_line_span.end)),
             headers: head.headers,
             body,
@@ -213,6 +218,7 @@ impl<'s> HttpReader<'s> {
                         bytes: chunks.bytes,
                         origin: Origin::Chunked(chunks.pieces),
                     }),
+                    cut: false,
                 };
                 (body, chunks.end)
             }
@@ -230,6 +236,7 @@ impl<'s> HttpReader<'s> {
                     Body {
                         raw: Span::new(start, end),
                         content: None,
+                        cut: false,
                     },
                     next,
                 )
@@ -279,6 +286,7 @@ impl<'s> HttpReader<'s> {
                 bytes: Cow::Borrowed(&self.src[start..end]),
                 origin: Origin::Verbatim { start },
             }),
+            cut: false,
         }
     }
 

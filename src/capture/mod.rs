@@ -9,6 +9,7 @@ mod http;
 mod lines;
 pub mod model;
 mod sse;
+pub mod wire;
 
 pub use encoding::MAX_DECODED_BYTES;
 pub use har::{
@@ -17,6 +18,7 @@ pub use har::{
 pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, Piece, ReadProblem, Side, StartLine,
+    Version,
     map_pieces,
 };
 pub use sse::{Event, parse_events};

@@ -69,9 +69,11 @@ impl Side {
 pub struct Message<'s> {
     pub start_line: StartLine<'s>,
     pub start_line_span: Span,
-    /// Minor version: `0` for HTTP/1.0, `1` for HTTP/1.1.
-    pub minor_version: u8,
+    pub version: Version,
     pub headers: Vec<Header<'s>>,
+    /// Fields sent after the body: HTTP/2 trailers (a trailing HEADERS frame). Chunked
+    /// trailers of HTTP/1.1 stay in the body's raw bytes.
+    pub trailers: Vec<Header<'s>>,
     pub body: Body<'s>,
     /// From the first byte of the start line to the last byte of the body.
     pub span: Span,
@@ -100,6 +102,15 @@ impl<'s> Message<'s> {
             StartLine::Request { .. } => None,
         }
     }
+}
+
+/// The HTTP version a message was sent with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    Http10,
+    Http11,
+    /// Read off the wire from HTTP/2 frames; the start line is written by a2alint.
+    Http2,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -136,7 +147,10 @@ pub struct Body<'s> {
     pub raw: Span,
     /// `None` when the bytes could not be recovered (broken chunked framing, an unknown
     /// or corrupt content coding); the reader has recorded a problem for it.
-    pub content: Option<Content<'s>>,
+    pub content: Option<Content<'s>>,    /// The body stopped before its framing said it ends: the connection closed or the
+    /// capture ended mid-body (a client that closed an event stream, say). What arrived
+    /// is content; a half event or message at the cut is not judged.
+    pub cut: bool,
 }
 
 impl<'s> Body<'s> {
@@ -230,6 +244,16 @@ pub enum ReadProblem {
         header: Span,
         coding: String,
         reason: String,
+    },
+    /// Bytes the capture does not hold, or cannot show (a gap in a TCP stream, a packet
+    /// cut by the snapshot length, an encrypted connection, an event stream that stopped
+    /// mid-way). Nothing after it is guessed.
+    Incomplete {
+        span: Span,
+        message: String,
+        help: String,
+        /// Only worth a note: nothing that was sent is missing (a client closed a stream).
+        note: bool,
     },
 }
 

@@ -5,6 +5,7 @@ mod auth_challenge_missing;
 mod bad_request_detail_missing;
 pub mod binding_divergence;
 mod body_not_json;
+mod capture_incomplete;
 mod capture_syntax;
 mod content_length_mismatch;
 mod content_type_error_misuse;
@@ -81,6 +82,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &unpaired_message::UnpairedMessage,
         &body_not_json::BodyNotJson,
         &undecodable_body::UndecodableBody,
+        &capture_incomplete::CaptureIncomplete,
         &jsonrpc_envelope::JsonrpcEnvelope,
         &jsonrpc_id_mismatch::JsonrpcIdMismatch,
         &jsonrpc_error_http_status::JsonrpcErrorHttpStatus,

@@ -1,0 +1,172 @@
+//! The text view of one wire exchange: the bytes the rules read, where each came from
+//! in the capture file, and for HTTP/2 the parts of the exchange as spans of that text.
+
+use std::borrow::Cow;
+
+use crate::capture::model::{Body, Content, Exchange, Header, Message, Origin, StartLine, Version};
+use crate::capture::wire::Connection;
+use crate::source::Span;
+
+/// One exchange read off the wire, written as text.
+#[derive(Debug)]
+pub struct WireExchange {
+    /// 0-based position among the file's exchanges.
+    pub index: usize,
+    pub connection: Connection,
+    /// The HTTP/2 stream id, for an exchange over HTTP/2.
+    pub stream: Option<u32>,
+    /// For HTTP/1.x, the exact wire bytes of the request, interim responses and response,
+    /// read again with the `.http` framing. For HTTP/2, a view written from the decoded
+    /// frames: a start line, pseudo-headers and headers, the body, trailers.
+    pub text: Vec<u8>,
+    /// Where the text came from, sorted by `text.start`.
+    pub origins: Vec<TextOrigin>,
+    pub parts: WireParts,
+    pub end: ExchangeEnd,
+}
+
+/// How an exchange ended on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExchangeEnd {
+    /// Both messages were complete (END_STREAM both ways, or HTTP/1.x framing met).
+    Complete,
+    /// An HTTP/2 RST_STREAM with this error code, sent by the client or the server.
+    Reset {
+        code: u32,
+        by_client: bool,
+        frame: u32,
+    },
+    /// The stream was beyond the last stream a GOAWAY in this frame accepted.
+    GoAway { frame: u32 },
+    /// The connection closed or the capture ended before the exchange finished.
+    Unfinished,
+}
+
+/// `text` bytes of the view came from the file bytes `file`, in frame `frame`. When
+/// `exact`, byte `i` of `text` is byte `i` of `file` (payload copied as it was);
+/// otherwise the text was decoded from those bytes (an HPACK header block) and any part
+/// of it maps to all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextOrigin {
+    pub text: Span,
+    pub file: Span,
+    pub frame: u32,
+    pub exact: bool,
+}
+
+/// How the text view is turned into an exchange.
+#[derive(Debug)]
+pub enum WireParts {
+    /// HTTP/1.x bytes: read the text with `HttpReader`, as a `.http` capture.
+    Http1,
+    /// HTTP/2: the messages, as spans of the text.
+    Http2 {
+        request: Option<WireMessage>,
+        /// 1xx responses (HEADERS with an informational `:status`) before the final one.
+        interim: Vec<WireMessage>,
+        response: Option<WireMessage>,
+    },
+}
+
+/// One HTTP/2 message as spans of its exchange's text view.
+#[derive(Debug, Clone)]
+pub struct WireMessage {
+    /// The written start line (`POST /path HTTP/2` or `HTTP/2 200`), and its parts.
+    pub start_line: Span,
+    /// The method and path (request) or the status digits (response).
+    pub first: Span,
+    pub second: Span,
+    /// `(name, value)` spans of every field, pseudo-headers first, in wire order.
+    pub headers: Vec<(Span, Span)>,
+    /// `(name, value)` spans of the trailer fields, if a trailing HEADERS frame came.
+    pub trailers: Vec<(Span, Span)>,
+    pub body: WireBody,
+    /// From the start line to the end of the last trailer.
+    pub span: Span,
+}
+
+/// An HTTP/2 message body: the DATA payloads joined, as written in the text.
+#[derive(Debug, Clone)]
+pub struct WireBody {
+    pub raw: Span,
+    /// The bytes after undoing `content-encoding`, when they differ from the raw ones;
+    /// `None` when the raw bytes are the content.
+    pub decoded: Option<Vec<u8>>,
+    /// The content coding could not be undone (the reader recorded a problem).
+    pub undecodable: bool,
+    /// The stream ended before END_STREAM (reset, GOAWAY, end of capture).
+    pub cut: bool,
+}
+
+impl WireExchange {
+    /// The exchange the rules read, for an HTTP/2 view; `None` for HTTP/1.x, whose text
+    /// is read with `HttpReader`.
+    pub fn http2_exchange(&self) -> Option<Exchange<'_>> {
+        let WireParts::Http2 {
+            request,
+            interim,
+            response,
+        } = &self.parts
+        else {
+            return None;
+        };
+        let text = &self.text;
+        Some(Exchange {
+            index: self.index,
+            request: request.as_ref().map(|m| message(text, m, true)),
+            interim: interim.iter().map(|m| message(text, m, false)).collect(),
+            response: response.as_ref().map(|m| message(text, m, false)),
+        })
+    }
+}
+
+fn message<'t>(text: &'t [u8], m: &'t WireMessage, is_request: bool) -> Message<'t> {
+    let as_str = |span: Span| std::str::from_utf8(&text[span.range()]).unwrap_or("");
+    let start_line = if is_request {
+        StartLine::Request {
+            method: as_str(m.first),
+            target: as_str(m.second),
+        }
+    } else {
+        StartLine::Response {
+            status: as_str(m.first).parse().unwrap_or(0),
+            reason: "",
+        }
+    };
+    let header = |&(name, value): &(Span, Span)| Header {
+        name: as_str(name),
+        value: &text[value.range()],
+        name_span: name,
+        value_span: value,
+    };
+    let content = if m.body.undecodable {
+        None
+    } else {
+        Some(match &m.body.decoded {
+            Some(decoded) => Content {
+                bytes: Cow::Borrowed(decoded.as_slice()),
+                origin: Origin::Decoded,
+            },
+            None => Content {
+                bytes: Cow::Borrowed(&text[m.body.raw.range()]),
+                origin: Origin::Verbatim {
+                    start: m.body.raw.start,
+                },
+            },
+        })
+    };
+    Message {
+        start_line,
+        start_line_span: m.start_line,
+        version: Version::Http2,
+        headers: m.headers.iter().map(header).collect(),
+        trailers: m.trailers.iter().map(header).collect(),
+        body: Body {
+            raw: m.body.raw,
+            content,
+            cut: m.body.cut,
+        },
+        span: m.span,
+        comments: Vec::new(),
+    }
+}

@@ -1,0 +1,35 @@
+//! `capture-incomplete`: bytes the capture does not hold or cannot show, reported where
+//! they go missing; nothing after them is guessed.
+
+use crate::capture::ReadProblem;
+use crate::finding::{Finding, Label, Severity};
+use crate::rules::{Rule, RuleId};
+
+pub struct CaptureIncomplete;
+
+impl Rule for CaptureIncomplete {
+    fn id(&self) -> RuleId {
+        RuleId::CaptureIncomplete
+    }
+
+    fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {
+        for problem in problems {
+            let ReadProblem::Incomplete {
+                span,
+                message,
+                help,
+                note,
+            } = problem
+            else {
+                continue;
+            };
+            let label = if *note { "ends here" } else { "missing from here" };
+            let mut finding = Finding::new(self.id(), Label::at(*span, label), message.clone())
+                .help(help.clone());
+            if *note {
+                finding = finding.severity(Severity::Info);
+            }
+            out.push(finding);
+        }
+    }
+}
