@@ -39,7 +39,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// Directories never searched for captures.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 /// Extensions of capture files found in directories.
-const CAPTURE_EXTENSIONS: &[&str] = &["http", "har"];
+const CAPTURE_EXTENSIONS: &[&str] = &["http", "har", "pcap", "pcapng", "cap"];
 
 /// One capture to lint.
 #[derive(Debug, Clone, PartialEq, Eq)]

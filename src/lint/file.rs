@@ -2,6 +2,7 @@
 //! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
 //! suppressions, resolve.
 
+use crate::capture::wire::WireExchange;
 use crate::capture::{EntryText, Exchange, ReadProblem, StartLine};
 use crate::classify::{Binding, Generation, Sends, classify};
 use crate::finding::{Anchor, Finding};
@@ -10,6 +11,15 @@ use crate::resolve::Resolver;
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Directive, Scope};
+
+/// What the exchanges being linted were read from, beside the file itself: a HAR entry
+/// written as HTTP text, or a pcap exchange's text view. Findings are placed from it.
+#[derive(Clone, Copy)]
+pub(super) enum Unit<'a> {
+    File,
+    Har(&'a EntryText<'a>),
+    Wire(&'a WireExchange),
+}
 
 pub(super) struct FileLint<'r> {
     path: &'r str,
@@ -63,8 +73,8 @@ impl<'r> FileLint<'r> {
         &mut self,
         bytes: &[u8],
         exchange: &Exchange<'_>,
-        // For an exchange of a HAR file: its entry, whose text findings are placed from.
-        entry: Option<&EntryText<'_>>,
+        // Where the exchange's text came from, for placing findings.
+        unit: Unit<'_>,
         extra: Vec<Finding>,
     ) {
         let options = self.options;
@@ -104,7 +114,7 @@ impl<'r> FileLint<'r> {
         let anchor_cell = std::cell::OnceCell::new();
         let anchor = || {
             anchor_cell
-                .get_or_init(|| anchor_of(exchange, entry))
+                .get_or_init(|| anchor_of(exchange, unit))
                 .clone()
         };
         if options.rules.is_enabled(rules::RuleId::BindingDivergence)
@@ -117,10 +127,10 @@ impl<'r> FileLint<'r> {
             // be resolved, so the answer can wait to be resolved until it is reported;
             // a JSON-RPC answer's line waits too where it is costly (in a HAR file).
             let rest = outcome.binding == Binding::HttpJson;
-            if self.defer && (rest || entry.is_some()) {
+            if self.defer && (rest || matches!(unit, Unit::Har(_))) {
                 outcome.pending = Some(Box::new(finding));
             } else {
-                enter(&mut self.resolver, entry);
+                enter(&mut self.resolver, unit);
                 if rest {
                     let diagnostic = self.resolver.resolve_one(&finding, Some(exchange));
                     outcome.at = Some(Box::new(diagnostic));
@@ -144,19 +154,19 @@ impl<'r> FileLint<'r> {
         self.findings
             .extend(unused_findings(&directives, false, options));
         if !self.findings.is_empty() {
-            enter(&mut self.resolver, entry);
+            enter(&mut self.resolver, unit);
             self.resolver.add(self.findings.drain(..), Some(exchange));
         }
     }
 
     /// Lints what the reader could not read in the text of `entry` (or of the file).
-    pub(super) fn problems(&mut self, problems: &[ReadProblem], entry: Option<&EntryText<'_>>) {
+    pub(super) fn problems(&mut self, problems: &[ReadProblem], unit: Unit<'_>) {
         for rule in &self.enabled {
             rule.check_problems(problems, &mut self.findings);
         }
         if !self.findings.is_empty() {
             self.file_findings(Vec::new());
-            enter(&mut self.resolver, entry);
+            enter(&mut self.resolver, unit);
             self.resolver.add(self.findings.drain(..), None);
         }
     }
@@ -198,10 +208,12 @@ impl<'r> FileLint<'r> {
     }
 }
 
-/// Findings from now on are about `entry` (of a HAR file).
-fn enter(resolver: &mut Resolver<'_>, entry: Option<&EntryText<'_>>) {
-    if let Some(entry) = entry {
-        resolver.enter_har_entry(entry.index, entry.text);
+/// Findings from now on are about `unit`.
+fn enter(resolver: &mut Resolver<'_>, unit: Unit<'_>) {
+    match unit {
+        Unit::File => {}
+        Unit::Har(entry) => resolver.enter_har_entry(entry.index, entry.text),
+        Unit::Wire(exchange) => resolver.enter_wire(exchange),
     }
 }
 
@@ -226,7 +238,7 @@ fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options)
 
 /// What identifies an exchange across edits: its request line, or its status line when
 /// it has no request. In a HAR file its index is its entry's.
-fn anchor_of(exchange: &Exchange<'_>, entry: Option<&EntryText<'_>>) -> Anchor {
+fn anchor_of(exchange: &Exchange<'_>, unit: Unit<'_>) -> Anchor {
     let message = exchange.request.as_ref().or(exchange.response.as_ref());
     let key = match message.map(|m| m.start_line) {
         Some(StartLine::Request { method, target }) => format!("{method} {target}"),
@@ -234,7 +246,10 @@ fn anchor_of(exchange: &Exchange<'_>, entry: Option<&EntryText<'_>>) -> Anchor {
         None => String::new(),
     };
     Anchor {
-        index: entry.map_or(exchange.index, |entry| entry.index),
+        index: match unit {
+            Unit::Har(entry) => entry.index,
+            Unit::File | Unit::Wire(_) => exchange.index,
+        },
         key,
     }
 }

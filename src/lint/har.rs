@@ -4,7 +4,7 @@
 
 use crate::capture::{EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry};
 use crate::finding::{Finding, Label};
-use crate::lint::file::FileLint;
+use crate::lint::file::{FileLint, Unit};
 use crate::lint::{FileReport, Options};
 use crate::resolve::{Diagnostic, Resolver, har_file_span};
 use crate::rules::RuleId;
@@ -17,9 +17,9 @@ pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -
             // Numbered across the file, as if its entries were one text.
             exchange.index = lint.exchanges();
             let extra = base64_findings(&written, &exchange, options);
-            lint.exchange(written.text, &exchange, Some(&written), extra);
+            lint.exchange(written.text, &exchange, Unit::Har(&written), extra);
         }
-        lint.problems(reader.problems(), Some(&written));
+        lint.problems(reader.problems(), Unit::Har(&written));
     });
     lint.finish(file_findings(har, &log, options))
 }

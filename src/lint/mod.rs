@@ -3,9 +3,11 @@
 
 mod file;
 mod har;
+mod pcap;
 
 use rayon::prelude::*;
 
+use crate::capture::wire::is_pcap;
 use crate::capture::{HttpReader, is_har};
 use crate::classify::Payloads;
 use crate::finding::Finding;
@@ -14,7 +16,7 @@ use crate::resolve::{Diagnostic, Resolver};
 use crate::rule_set::RuleSet;
 use crate::rules::binding_divergence::Outcome;
 use crate::walk::{Input, InputError};
-use file::FileLint;
+use file::{FileLint, Unit};
 
 /// The result of linting one capture.
 #[derive(Debug)]
@@ -56,12 +58,15 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
     if is_har(path, bytes) {
         return har::lint_har(path, bytes, options, defer);
     }
+    if is_pcap(bytes) {
+        return pcap::lint_pcap(path, bytes, options);
+    }
     let mut lint = FileLint::new(path, options, Resolver::new(path, bytes), defer);
     let mut reader = HttpReader::new(bytes);
     for exchange in reader.by_ref() {
-        lint.exchange(bytes, &exchange, None, Vec::new());
+        lint.exchange(bytes, &exchange, Unit::File, Vec::new());
     }
-    lint.problems(reader.problems(), None);
+    lint.problems(reader.problems(), Unit::File);
     lint.finish(Vec::new())
 }
 

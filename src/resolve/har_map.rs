@@ -179,6 +179,7 @@ impl<'r> HarMap<'r> {
             end: self.line_col(span.end),
             body,
             text: super::mask_text(&label.text),
+            frame: None,
         }
     }
 

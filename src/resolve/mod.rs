@@ -6,6 +6,7 @@ mod fingerprint;
 mod har_map;
 mod har_text;
 mod mask;
+mod wire_map;
 mod snippet;
 
 pub use fingerprint::hash as stable_hash;
@@ -18,6 +19,7 @@ use crate::finding::{Finding, Label, Severity, Target};
 use crate::rules::RuleId;
 use crate::source::{LineCol, LineIndex, Span};
 use har_map::HarMap;
+use wire_map::WireMap;
 use snippet::SourceText;
 
 /// Labels further apart than this many lines get windows of their own.
@@ -54,6 +56,24 @@ pub struct Location {
     /// (then the span is that `text` member's).
     pub body: Option<String>,
     pub text: String,
+    /// For a pcap or pcapng file: the frames and connection the label's bytes came from.
+    /// Then `span` is the byte range in the file and `start`/`end` name the frames as
+    /// lines (line = frame number, column 1), so line-based formats point at frames.
+    pub frame: Option<FramePlace>,
+}
+
+/// Where a label sits on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FramePlace {
+    /// 1-based frame numbers, as Wireshark shows them (`frame.number == 12`).
+    pub frame: u32,
+    pub last_frame: u32,
+    /// The TCP connection (1-based, in order of first frame) and its peers, if the label
+    /// is about one.
+    pub connection: Option<usize>,
+    pub peers: Option<String>,
+    /// The HTTP/2 stream id.
+    pub stream: Option<u32>,
 }
 
 /// Resolves the findings of one capture file as they come.
@@ -65,6 +85,8 @@ pub struct Resolver<'r> {
     diagnostics: Vec<Diagnostic>,
     /// For a HAR file: how spans in the text its entries were written as map back to it.
     har: Option<HarMap<'r>>,
+    /// For a pcap file: how spans in an exchange's text view map back to frames.
+    wire: Option<WireMap<'r>>,
 }
 
 impl<'r> Resolver<'r> {
@@ -75,6 +97,24 @@ impl<'r> Resolver<'r> {
             file_index: None,
             diagnostics: Vec::new(),
             har: None,
+            wire: None,
+        }
+    }
+
+    /// Resolves findings about the exchanges of pcap file `file` (one at a time, see
+    /// [`Resolver::enter_wire`]) and about its frames ([`crate::capture::wire::file_span`]s);
+    /// `frames` holds where each frame's packet bytes start.
+    pub fn for_wire(path: &'r str, file: &'r [u8], frames: &'r [usize]) -> Self {
+        Resolver {
+            wire: Some(WireMap::new(path, file, frames)),
+            ..Resolver::new(path, file)
+        }
+    }
+
+    /// For a pcap file: the findings from now on are about `exchange`.
+    pub fn enter_wire(&mut self, exchange: &crate::capture::wire::WireExchange) {
+        if let Some(wire) = &mut self.wire {
+            wire.enter(exchange);
         }
     }
 
@@ -136,6 +176,9 @@ impl<'r> Resolver<'r> {
         if let Some(har) = &mut self.har {
             return har.primary_location(finding).start.line;
         }
+        if let Some(wire) = &mut self.wire {
+            return wire.place(finding, exchange).0.start.line;
+        }
         let index = self
             .file_index
             .get_or_insert_with(|| LineIndex::new(self.bytes));
@@ -154,9 +197,10 @@ impl<'r> Resolver<'r> {
             finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
             finding.primary.member.as_deref().unwrap_or(""),
         ]);
-        let (primary, related, snippets) = match &mut self.har {
-            Some(har) => har.place(finding),
-            None => self.place(finding, exchange),
+        let (primary, related, snippets) = match (&mut self.har, &mut self.wire) {
+            (Some(har), _) => har.place(finding),
+            (None, Some(wire)) => wire.place(finding, exchange),
+            (None, None) => self.place(finding, exchange),
         };
         Diagnostic {
             rule: finding.rule,
@@ -181,30 +225,16 @@ impl<'r> Resolver<'r> {
         let file_index = self
             .file_index
             .get_or_insert_with(|| LineIndex::new(self.bytes));
-        let file = FileText {
+        FileText {
             path: self.path,
             bytes: self.bytes,
             index: file_index,
-        };
-        let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
-            .chain(finding.related.iter().map(|l| (l, false)))
-            .collect();
-        (
-            file.location(&finding.primary, exchange),
-            finding
-                .related
-                .iter()
-                .map(|l| file.location(l, exchange))
-                .collect(),
-            file.group(&labels, exchange)
-                .iter()
-                .map(|group| file.snippet(group, exchange))
-                .collect(),
-        )
+        }
+        .place(finding, exchange)
     }
 }
 
-/// The capture file being resolved.
+/// The capture file being resolved (or the text view of a wire exchange).
 struct FileText<'a> {
     path: &'a str,
     bytes: &'a [u8],
@@ -212,6 +242,27 @@ struct FileText<'a> {
 }
 
 impl FileText<'_> {
+    /// The locations of a finding's labels in this text and the windows that show them.
+    fn place(
+        &self,
+        finding: &Finding,
+        exchange: Option<&Exchange<'_>>,
+    ) -> (Location, Vec<Location>, Vec<Snippet>) {
+        let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
+            .chain(finding.related.iter().map(|l| (l, false)))
+            .collect();
+        (
+            self.location(&finding.primary, exchange),
+            (finding.related.iter())
+                .map(|l| self.location(l, exchange))
+                .collect(),
+            self.group(&labels, exchange)
+                .iter()
+                .map(|group| self.snippet(group, exchange))
+                .collect(),
+        )
+    }
+
     fn location(&self, label: &Label, exchange: Option<&Exchange<'_>>) -> Location {
         let (span, body) = match label.target {
             Target::File => (label.span, None),
@@ -230,6 +281,7 @@ impl FileText<'_> {
             end: self.index.line_col(self.bytes, span.end),
             body,
             text: mask_text(&label.text),
+            frame: None,
         }
     }
 

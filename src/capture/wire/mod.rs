@@ -7,11 +7,14 @@ mod container;
 pub mod h2;
 mod http1;
 mod link;
+mod read;
 mod tcp;
 mod text;
 
 use std::net::SocketAddr;
 
+pub use container::is_pcap;
+pub use read::{frame_offsets, read_pcap};
 pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireMessage, WireParts};
 
 use crate::capture::model::ReadProblem;
@@ -109,10 +112,9 @@ impl Stream {
     }
 }
 
-/// What was read from one pcap or pcapng file.
+/// What was read from one pcap or pcapng file besides its exchanges.
 #[derive(Debug, Default)]
 pub struct Wire {
-    pub exchanges: Vec<WireExchange>,
     /// Problems about frames and connections; their spans are [`file_span`]s.
     pub problems: Vec<ReadProblem>,
     /// Where each frame's packet bytes start in the file: frame `n` is `frames[n - 1]`.

@@ -1,1 +1,247 @@
-//! placeholder
+//! The third step of the wire reader: TCP segments are sorted into connections and each
+//! direction is put back in sequence order. Retransmitted, duplicated and overlapping
+//! bytes are taken once; a hole ends the direction, since nothing after it is guessed.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use crate::capture::wire::link::Segment;
+use crate::capture::wire::{Stream, StreamEnd, StreamPiece};
+
+/// Connections followed at once per file: a SYN flood of half-open connections must
+/// not grow memory without bound. Later connections are counted and reported once.
+pub const MAX_CONNECTIONS: usize = 100_000;
+/// Bytes read per direction of a connection: as many as a decoded body may hold.
+pub const MAX_STREAM_BYTES: u64 = crate::capture::MAX_DECODED_BYTES as u64;
+/// Segments kept per direction (a stream of one-byte segments is still bounded).
+pub const MAX_SEGMENTS: usize = 4_000_000;
+
+/// One TCP connection as captured: both directions' segments, not yet put in order.
+#[derive(Debug)]
+pub struct Flow {
+    pub first_frame: u32,
+    /// The peers, as first seen: `dirs[0]` holds what `peers[0]` sent.
+    pub peers: [SocketAddr; 2],
+    /// Which peer opened the connection (sent the SYN), when the capture shows it.
+    pub opener: Option<usize>,
+    pub dirs: [Direction; 2],
+}
+
+#[derive(Debug, Default)]
+pub struct Direction {
+    /// The sequence number of the SYN, when seen: data starts one after it.
+    syn: Option<u32>,
+    segments: Vec<Held>,
+    fin: Option<(u32, u32)>,
+    rst: Option<u32>,
+    bytes: u64,
+    /// A limit stopped this direction at this frame.
+    pub overflow: Option<u32>,
+}
+
+/// A segment's payload as it sits in the file.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    seq: u32,
+    len: u32,
+    file: usize,
+    frame: u32,
+    missing: u32,
+}
+
+/// Every connection of a capture, in order of first frame.
+#[derive(Debug, Default)]
+pub struct Flows {
+    pub flows: Vec<Flow>,
+    /// Open connections by their two sockets, lower first.
+    by_sockets: HashMap<(SocketAddr, SocketAddr), usize>,
+    /// Frames of connections beyond [`MAX_CONNECTIONS`]: the first one, and how many.
+    pub dropped: Option<(u32, usize)>,
+}
+
+impl Flows {
+    pub fn add(&mut self, segment: &Segment<'_>) {
+        let key = if segment.src <= segment.dst {
+            (segment.src, segment.dst)
+        } else {
+            (segment.dst, segment.src)
+        };
+        let opening = segment.syn && !segment.ack_flag;
+        let existing = self.by_sockets.get(&key).copied().filter(|&i| {
+            // A new SYN on sockets whose connection already opened with another
+            // sequence number is a new connection reusing the ports.
+            let flow = &self.flows[i];
+            let dir = flow.peer_index(segment.src);
+            !(opening && flow.dirs[dir].syn.is_some_and(|seq| seq != segment.seq))
+        });
+        let index = match existing {
+            Some(index) => index,
+            None => {
+                if self.flows.len() >= MAX_CONNECTIONS {
+                    let dropped = self.dropped.get_or_insert((segment.frame, 0));
+                    dropped.1 += 1;
+                    return;
+                }
+                self.flows.push(Flow {
+                    first_frame: segment.frame,
+                    peers: [segment.src, segment.dst],
+                    opener: None,
+                    dirs: Default::default(),
+                });
+                self.by_sockets.insert(key, self.flows.len() - 1);
+                self.flows.len() - 1
+            }
+        };
+        self.flows[index].add(segment);
+    }
+}
+
+impl Flow {
+    fn peer_index(&self, addr: SocketAddr) -> usize {
+        usize::from(self.peers[0] != addr)
+    }
+
+    fn add(&mut self, segment: &Segment<'_>) {
+        let side = self.peer_index(segment.src);
+        if segment.syn && self.opener.is_none() {
+            // RFC 9293 §3.5: the SYN without ACK opens the connection; the SYN-ACK answers.
+            self.opener = Some(if segment.ack_flag { 1 - side } else { side });
+        }
+        let dir = &mut self.dirs[side];
+        if segment.syn {
+            dir.syn.get_or_insert(segment.seq);
+        }
+        // The SYN takes one sequence number; its payload (rare) starts after it.
+        let seq = if segment.syn {
+            segment.seq.wrapping_add(1)
+        } else {
+            segment.seq
+        };
+        let len = segment.payload.len() as u32;
+        if segment.rst {
+            dir.rst.get_or_insert(segment.frame);
+        }
+        if segment.fin {
+            let end = seq.wrapping_add(len).wrapping_add(segment.missing);
+            dir.fin.get_or_insert((end, segment.frame));
+        }
+        if len == 0 && segment.missing == 0 || dir.overflow.is_some() {
+            return;
+        }
+        dir.bytes += u64::from(len);
+        if dir.bytes > MAX_STREAM_BYTES || dir.segments.len() >= MAX_SEGMENTS {
+            dir.overflow = Some(segment.frame);
+            return;
+        }
+        dir.segments.push(Held {
+            seq,
+            len,
+            file: segment.offset,
+            frame: segment.frame,
+            missing: segment.missing,
+        });
+    }
+}
+
+impl Direction {
+    /// Puts the direction's bytes in sequence order, reading them from `file`. `reset`
+    /// is the frame of a RST either peer sent: no byte follows it either way.
+    pub fn assemble(&self, file: &[u8], reset: Option<u32>) -> Stream {
+        let mut stream = Stream::default();
+        let Some(base) = self.base() else {
+            stream.end = self.end(reset);
+            return stream;
+        };
+        let mut order: Vec<&Held> = self.segments.iter().collect();
+        // Sequence order; among copies of the same bytes the first captured wins.
+        order.sort_by_key(|h| (h.seq.wrapping_sub(base), h.frame));
+        let mut cursor: u64 = 0;
+        let mut last_frame = order.first().map_or(0, |h| h.frame);
+        for held in order {
+            let start = u64::from(held.seq.wrapping_sub(base));
+            let end = start + u64::from(held.len);
+            if end <= cursor && held.missing == 0 {
+                continue; // a retransmission of bytes already read
+            }
+            if start > cursor {
+                stream.end = StreamEnd::Gap {
+                    before: last_frame,
+                    after: held.frame,
+                    missing: Some(start - cursor),
+                };
+                return stream;
+            }
+            let skip = (cursor - start) as usize;
+            let take = held.len as usize - skip.min(held.len as usize);
+            if take > 0 {
+                let from = held.file + skip;
+                let Some(bytes) = file.get(from..from + take) else {
+                    break;
+                };
+                stream.pieces.push(StreamPiece {
+                    at: stream.bytes.len(),
+                    file: from,
+                    len: take,
+                    frame: held.frame,
+                });
+                stream.bytes.extend_from_slice(bytes);
+                cursor = end;
+                last_frame = held.frame;
+            }
+            if held.missing > 0 {
+                // The snapshot length cut this packet: its last bytes were never saved.
+                stream.end = StreamEnd::Gap {
+                    before: held.frame,
+                    after: held.frame,
+                    missing: Some(u64::from(held.missing)),
+                };
+                return stream;
+            }
+        }
+        stream.end = self.end(reset);
+        if let (StreamEnd::Fin { .. }, Some((fin, frame))) = (stream.end, self.fin) {
+            let fin_at = u64::from(fin.wrapping_sub(base));
+            if fin_at > cursor {
+                stream.end = StreamEnd::Gap {
+                    before: last_frame,
+                    after: frame,
+                    missing: Some(fin_at - cursor),
+                };
+            }
+        }
+        stream
+    }
+
+    /// Where the direction's data starts: after the SYN, or at the earliest segment of a
+    /// connection the capture joined after its handshake.
+    fn base(&self) -> Option<u32> {
+        if let Some(syn) = self.syn {
+            return Some(syn.wrapping_add(1));
+        }
+        let first = self.segments.first()?.seq;
+        // The segment furthest back from the first one seen (within half the sequence
+        // space, RFC 9293 §3.4's comparison) is where the captured bytes start.
+        self.segments
+            .iter()
+            .map(|h| h.seq)
+            .min_by_key(|&seq| seq.wrapping_sub(first) as i32)
+    }
+
+    fn end(&self, reset: Option<u32>) -> StreamEnd {
+        match (reset, self.fin) {
+            (Some(frame), _) => StreamEnd::Reset { frame },
+            (None, Some((_, frame))) => StreamEnd::Fin { frame },
+            (None, None) => StreamEnd::CaptureEnd,
+        }
+    }
+}
+
+impl Flow {
+    /// The first RST of the connection, from either peer.
+    pub fn reset(&self) -> Option<u32> {
+        match (self.dirs[0].rst, self.dirs[1].rst) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}

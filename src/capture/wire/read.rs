@@ -1,0 +1,263 @@
+//! The wire reader from end to end: packets are gathered into connections, then each
+//! connection is put in order and read as HTTP/1.x or HTTP/2, one after the other, so
+//! only one connection's bytes are held at a time.
+
+use crate::capture::model::ReadProblem;
+use crate::capture::wire::container::{ContainerError, for_each_packet};
+use crate::capture::wire::h2::{H2Start, read_h2};
+use crate::capture::wire::http1::{read_http1, starts_message};
+use crate::capture::wire::link::{Decoded, decode};
+use crate::capture::wire::tcp::{Flow, Flows, MAX_CONNECTIONS};
+use crate::capture::wire::{Connection, Stream, StreamEnd, Wire, WireExchange, file_span};
+use crate::source::Span;
+
+/// The HTTP/2 client connection preface (RFC 9113 §3.4).
+pub const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// Reads the pcap or pcapng `file`, handing each exchange to `each` as it is read.
+pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
+    let mut wire = Wire::default();
+    let mut flows = Flows::default();
+    let mut fragment: Option<u32> = None;
+    let result = for_each_packet(file, &mut |packet| {
+        wire.frames.push(packet.offset);
+        match decode(&packet) {
+            Decoded::Tcp(segment) => flows.add(&segment),
+            Decoded::Fragment => {
+                fragment.get_or_insert(packet.frame);
+                wire.counts.skipped_frames += 1;
+            }
+            Decoded::Other => wire.counts.skipped_frames += 1,
+        }
+    });
+    wire.counts.frames = wire.frames.len();
+    if let Err(error) = result {
+        wire.problems.push(container_problem(&error));
+    }
+    if let Some(frame) = fragment {
+        let span = frame_span(&wire.frames, file, frame);
+        wire.problems.push(ReadProblem::Incomplete {
+            span,
+            message: format!("frame {frame} is a fragment of an IP packet, which a2alint does not put back together"),
+            help: "fragmented TCP traffic is rare on loopback and in test networks; capture \
+                   where the MTU fits the segments (the loopback interface, say)"
+                .into(),
+            note: false,
+        });
+    }
+    if let Some((frame, count)) = flows.dropped {
+        wire.problems.push(ReadProblem::Incomplete {
+            span: frame_span(&wire.frames, file, frame),
+            message: format!(
+                "{count} packets from frame {frame} on belong to connections beyond the \
+                 {MAX_CONNECTIONS} a2alint follows in one file; they were not read"
+            ),
+            help: "split the capture (`editcap -c`) or filter it to the agent's ports".into(),
+            note: false,
+        });
+    }
+    wire.counts.connections = flows.flows.len();
+    let mut next_index = 0;
+    for (number, flow) in flows.flows.iter().enumerate() {
+        read_flow(file, flow, number + 1, &mut wire, &mut next_index, each);
+    }
+    wire
+}
+
+fn read_flow(
+    file: &[u8],
+    flow: &Flow,
+    number: usize,
+    wire: &mut Wire,
+    next_index: &mut usize,
+    each: &mut dyn FnMut(WireExchange),
+) {
+    let reset = flow.reset();
+    let streams = [
+        flow.dirs[0].assemble(file, reset),
+        flow.dirs[1].assemble(file, reset),
+    ];
+    let Some(client) = client_side(flow, &streams) else {
+        let encrypted = streams.iter().any(|s| is_tls(&s.bytes));
+        if encrypted {
+            wire.counts.tls_connections += 1;
+            tls_problem(file, flow, wire);
+        } else {
+            wire.counts.skipped_connections += 1;
+        }
+        return;
+    };
+    let connection = Connection {
+        number,
+        client: flow.peers[client],
+        server: flow.peers[1 - client],
+    };
+    let (up, down) = (&streams[client], &streams[1 - client]);
+    if is_tls(&up.bytes) {
+        wire.counts.tls_connections += 1;
+        tls_problem(file, flow, wire);
+        return;
+    }
+    wire.counts.http_connections += 1;
+    for (stream, from, to) in [
+        (up, connection.client, connection.server),
+        (down, connection.server, connection.client),
+    ] {
+        if let Some(problem) = gap_problem(file, &wire.frames, stream, from, to) {
+            wire.problems.push(problem);
+        }
+    }
+    for (dir, side) in [(&flow.dirs[client], "client"), (&flow.dirs[1 - client], "server")] {
+        if let Some(frame) = dir.overflow {
+            wire.problems.push(ReadProblem::Incomplete {
+                span: frame_span(&wire.frames, file, frame),
+                message: format!(
+                    "the {side} of connection {connection} sent more than a2alint reads of \
+                     one connection; the rest, from frame {frame}, was not read"
+                ),
+                help: "a connection is read up to 256 MiB each way".into(),
+                note: false,
+            });
+        }
+    }
+    let start = if up.bytes.starts_with(PREFACE) {
+        Some(H2Start::PriorKnowledge {
+            client_at: 0,
+            server_at: 0,
+        })
+    } else {
+        let read = read_http1(&connection, up, down, *next_index);
+        *next_index += read.exchanges.len();
+        for exchange in read.exchanges {
+            each(exchange);
+        }
+        read.upgrade.map(|u| H2Start::Upgrade {
+            request: u.request,
+            switching: u.switching,
+            client_at: u.client_at,
+            server_at: u.server_at,
+        })
+    };
+    if let Some(start) = start {
+        let read = read_h2(&connection, up, down, start, *next_index);
+        *next_index += read.exchanges.len();
+        wire.problems.extend(read.problems);
+        for exchange in read.exchanges {
+            each(exchange);
+        }
+    }
+}
+
+/// Which peer is the client: the one that opened the connection, else the one whose
+/// bytes start with a request line or the HTTP/2 preface. `None` when the connection
+/// carries no HTTP the capture shows from its start.
+fn client_side(flow: &Flow, streams: &[Stream; 2]) -> Option<usize> {
+    let speaks_first = |s: &Stream| {
+        s.bytes.starts_with(PREFACE)
+            || (starts_message(&s.bytes, 0) && !s.bytes.starts_with(b"HTTP/"))
+    };
+    let by_content = (0..2).find(|&i| speaks_first(&streams[i]));
+    match flow.opener {
+        Some(i) if speaks_first(&streams[i]) || is_tls(&streams[i].bytes) => Some(i),
+        Some(i) if streams[i].bytes.is_empty() && streams[1 - i].bytes.is_empty() => None,
+        _ => by_content,
+    }
+}
+
+/// A TLS record header: handshake (22) or application data (23), version 3.x (RFC 8446
+/// §5.1). Plain HTTP never starts with these bytes.
+fn is_tls(bytes: &[u8]) -> bool {
+    matches!(bytes, [22 | 23, 3, 0..=4, ..])
+}
+
+fn tls_problem(file: &[u8], flow: &Flow, wire: &mut Wire) {
+    let (a, b) = (flow.peers[0], flow.peers[1]);
+    wire.problems.push(ReadProblem::Incomplete {
+        span: frame_span(&wire.frames, file, flow.first_frame),
+        message: format!(
+            "the connection between {a} and {b} (ports {} and {}) is encrypted with TLS; \
+             a2alint does not decrypt it",
+            a.port(),
+            b.port()
+        ),
+        help: "capture the plaintext side: between the TLS terminator and the agent, or \
+               run the agent without TLS in the test environment"
+            .into(),
+        note: false,
+    });
+}
+
+fn gap_problem(
+    file: &[u8],
+    frames: &[usize],
+    stream: &Stream,
+    from: std::net::SocketAddr,
+    to: std::net::SocketAddr,
+) -> Option<ReadProblem> {
+    let StreamEnd::Gap {
+        before,
+        after,
+        missing,
+    } = stream.end
+    else {
+        return None;
+    };
+    let how_many = missing.map_or("some".to_string(), |n| n.to_string());
+    let message = if before == after {
+        format!(
+            "frame {after} ({from} → {to}) was cut short by the capture's snapshot length: \
+             {how_many} bytes of its TCP payload are not in the capture"
+        )
+    } else {
+        format!(
+            "{how_many} bytes of the TCP stream {from} → {to} are not in the capture, \
+             between frames {before} and {after}"
+        )
+    };
+    Some(ReadProblem::Incomplete {
+        span: frame_span(frames, file, after),
+        message,
+        help: "a2alint reads nothing after a hole in a connection, so no finding guesses at \
+               the missing bytes; capture again with the whole packet kept (`tcpdump -s 0`) \
+               and a bigger buffer (`-B 8192`), or on the loopback interface"
+            .into(),
+        note: false,
+    })
+}
+
+/// The file span of frame `frame`'s packet bytes, as a [`file_span`].
+fn frame_span(frames: &[usize], file: &[u8], frame: u32) -> Span {
+    let index = (frame as usize).saturating_sub(1);
+    let start = frames.get(index).copied().unwrap_or(0);
+    let end = frames.get(index + 1).copied().unwrap_or(file.len()).max(start);
+    file_span(Span::new(start, end))
+}
+
+fn container_problem(error: &ContainerError) -> ReadProblem {
+    let span = file_span(Span::new(error.offset, error.offset + error.len));
+    if error.truncated {
+        ReadProblem::Incomplete {
+            span,
+            message: format!("the capture file is cut short: {}", error.message),
+            help: "the capture was still being written, or copied before it was complete; \
+                   every packet before this point was read"
+                .into(),
+            note: false,
+        }
+    } else {
+        ReadProblem::Syntax {
+            span,
+            message: format!("the capture file is damaged: {}", error.message),
+            help: "every packet before this point was read; nothing after it could be",
+            skipped: true,
+        }
+    }
+}
+
+/// Where each frame's packet bytes start in `file` (frame `n` is at index `n - 1`).
+pub fn frame_offsets(file: &[u8]) -> Vec<usize> {
+    let mut frames = Vec::new();
+    // A damaged block ends the list; `read_pcap` reports it.
+    let _ = for_each_packet(file, &mut |packet| frames.push(packet.offset));
+    frames
+}

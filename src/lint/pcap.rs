@@ -1,0 +1,30 @@
+//! pcap and pcapng files in the engine: each exchange the wire reader yields is linted
+//! from its text view as soon as it is read, and findings are placed on its frames.
+
+use crate::capture::HttpReader;
+use crate::capture::wire::read_pcap;
+use crate::lint::file::{FileLint, Unit};
+use crate::lint::{FileReport, Options};
+use crate::resolve::Resolver;
+
+pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileReport {
+    // Frames are indexed in a first pass over the packet headers, so the resolver can
+    // name the frame of any byte while exchanges are linted in the second.
+    let frames = crate::capture::wire::frame_offsets(file);
+    // Answers are resolved at once: finding a pcap exchange again would mean reading
+    // the whole file again.
+    let mut lint = FileLint::new(path, options, Resolver::for_wire(path, file, &frames), false);
+    let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
+        Some(http2) => lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new()),
+        None => {
+            let mut reader = HttpReader::new(&exchange.text);
+            for mut http1 in reader.by_ref() {
+                http1.index = exchange.index;
+                lint.exchange(&exchange.text, &http1, Unit::Wire(&exchange), Vec::new());
+            }
+            lint.problems(reader.problems(), Unit::Wire(&exchange));
+        }
+    });
+    lint.problems(&wire.problems, Unit::File);
+    lint.finish(Vec::new())
+}
