@@ -147,6 +147,7 @@ fn report(path: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
         diagnostics,
         suppressed: 0,
         outcomes: Vec::new(),
+        wire: None,
     }
 }
 

@@ -18,7 +18,6 @@ pub use har::{
 pub use http::{HttpReader, read_http};
 pub use model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, Piece, ReadProblem, Side, StartLine,
-    Version,
-    map_pieces,
+    Version, map_pieces,
 };
 pub use sse::{Event, parse_events};

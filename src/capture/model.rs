@@ -147,7 +147,8 @@ pub struct Body<'s> {
     pub raw: Span,
     /// `None` when the bytes could not be recovered (broken chunked framing, an unknown
     /// or corrupt content coding); the reader has recorded a problem for it.
-    pub content: Option<Content<'s>>,    /// The body stopped before its framing said it ends: the connection closed or the
+    pub content: Option<Content<'s>>,
+    /// The body stopped before its framing said it ends: the connection closed or the
     /// capture ended mid-body (a client that closed an event stream, say). What arrived
     /// is content; a half event or message at the cut is not judged.
     pub cut: bool,

@@ -9,7 +9,8 @@ pub use render::{write_json, write_table};
 
 use serde::Serialize;
 
-use crate::capture::{HttpReader, for_each_entry, is_har};
+use crate::capture::wire::{is_pcap, read_pcap};
+use crate::capture::{Exchange, HttpReader, for_each_entry, is_har};
 use crate::classify::{Binding, Payloads, Sends, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
@@ -22,6 +23,10 @@ pub struct Row {
     pub line: Option<usize>,
     /// 0-based entry index in a HAR file.
     pub entry: Option<usize>,
+    /// In a pcap file: the frame of the exchange's first bytes (1-based, as Wireshark
+    /// numbers frames) and its HTTP/2 stream.
+    pub frame: Option<u32>,
+    pub stream: Option<u32>,
     pub binding: &'static str,
     pub operation: Option<&'static str>,
     pub status: Option<u16>,
@@ -39,29 +44,59 @@ pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
     if is_har(path, bytes) {
         let mut rows = Vec::new();
         for_each_entry(bytes, &mut |entry| {
-            rows.extend(rows_of(path, entry.text, profile, |_| {
-                (None, Some(entry.index))
+            rows.extend(HttpReader::new(entry.text).map(|exchange| {
+                let place = Place {
+                    entry: Some(entry.index),
+                    ..Place::default()
+                };
+                row_of(path, &exchange, profile, place)
             }));
         });
         return rows;
     }
+    if is_pcap(bytes) {
+        let mut rows = Vec::new();
+        read_pcap(bytes, &mut |wire| {
+            let place = Place {
+                frame: wire.origins.first().map(|o| o.frame),
+                stream: wire.stream,
+                ..Place::default()
+            };
+            match wire.http2_exchange() {
+                Some(exchange) => rows.push(row_of(path, &exchange, profile, place)),
+                None => rows
+                    .extend(HttpReader::new(&wire.text).map(|e| row_of(path, &e, profile, place))),
+            }
+        });
+        return rows;
+    }
     let index = LineIndex::new(bytes);
-    rows_of(path, bytes, profile, |exchange| {
-        (Some(index.line_col(bytes, exchange.start()).line), None)
-    })
-}
-
-fn rows_of(
-    path: &str,
-    bytes: &[u8],
-    profile: Profile,
-    place: impl Fn(&crate::capture::Exchange<'_>) -> (Option<usize>, Option<usize>),
-) -> Vec<Row> {
-    // Inspect shows each exchange on its own: no rule compares it with earlier sends.
-    let no_sends = Sends::default();
     HttpReader::new(bytes)
         .map(|exchange| {
-            let view = classify(&exchange, profile, &no_sends, Payloads::Hollow);
+            let place = Place {
+                line: Some(index.line_col(bytes, exchange.start()).line),
+                ..Place::default()
+            };
+            row_of(path, &exchange, profile, place)
+        })
+        .collect()
+}
+
+/// Where a row's exchange is in its file, in the terms of the file's format.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    line: Option<usize>,
+    entry: Option<usize>,
+    frame: Option<u32>,
+    stream: Option<u32>,
+}
+
+fn row_of(path: &str, exchange: &Exchange<'_>, profile: Profile, place: Place) -> Row {
+    // Inspect shows each exchange on its own: no rule compares it with earlier sends.
+    let no_sends = Sends::default();
+    {
+        {
+            let view = classify(exchange, profile, &no_sends, Payloads::Hollow);
             let errors = view.errors();
             let error = errors.first();
             let status = view.response.as_ref().and_then(|r| r.message.status());
@@ -76,11 +111,12 @@ fn rows_of(
                     .or_else(|| e.status().map(str::to_string))
             });
             let name = name.or_else(|| status.filter(|s| *s >= 400).map(|s| format!("HTTP {s}")));
-            let (line, entry) = place(&exchange);
             Row {
                 path: path.to_string(),
-                line,
-                entry,
+                line: place.line,
+                entry: place.entry,
+                frame: place.frame,
+                stream: place.stream,
                 binding: binding_name(view.binding),
                 operation: view.operation.map(|op| op.method_name()),
                 status,
@@ -94,8 +130,8 @@ fn rows_of(
                     .map(|v| v.trim().to_string()),
                 advice: advise(status, error),
             }
-        })
-        .collect()
+        }
+    }
 }
 
 pub fn binding_name(binding: Binding) -> &'static str {

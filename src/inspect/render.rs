@@ -20,7 +20,7 @@ fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
     matrix
 }
 
-/// One heading per file, then a row per exchange (line, or `#entry` in a HAR file; binding, operation, status,
+/// One heading per file, then a row per exchange (line, `#entry` in a HAR file, `f<frame>` or `f<frame>/s<stream>` in a pcap; binding, operation, status,
 /// error reason or name) and, under it, what a client should do next; 100 columns wide.
 pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     let mut current: Option<&str> = None;
@@ -45,10 +45,14 @@ pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
             .as_ref()
             .or(row.error.as_ref())
             .map_or("-", String::as_str);
-        let place = match (row.line, row.entry) {
-            (Some(line), _) => line.to_string(),
-            (None, Some(entry)) => format!("#{entry}"),
-            (None, None) => "-".to_string(),
+        let place = match (row.line, row.entry, row.frame) {
+            (Some(line), _, _) => line.to_string(),
+            (None, Some(entry), _) => format!("#{entry}"),
+            (None, None, Some(frame)) => match row.stream {
+                Some(stream) => format!("f{frame}/s{stream}"),
+                None => format!("f{frame}"),
+            },
+            (None, None, None) => "-".to_string(),
         };
         writeln!(
             out,

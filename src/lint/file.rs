@@ -195,6 +195,7 @@ impl<'r> FileLint<'r> {
                 self.outcomes.shrink_to_fit();
                 self.outcomes
             },
+            wire: None,
         }
     }
 

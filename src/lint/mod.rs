@@ -7,7 +7,7 @@ mod pcap;
 
 use rayon::prelude::*;
 
-use crate::capture::wire::is_pcap;
+use crate::capture::wire::{WireCounts, is_pcap};
 use crate::capture::{HttpReader, is_har};
 use crate::classify::Payloads;
 use crate::finding::Finding;
@@ -28,6 +28,8 @@ pub struct FileReport {
     pub suppressed: usize,
     /// How task operations were answered, for the run-level `binding-divergence`.
     pub outcomes: Vec<Outcome>,
+    /// For a pcap or pcapng file: what the wire reader read and skipped.
+    pub wire: Option<WireCounts>,
 }
 
 /// What a file is checked against.

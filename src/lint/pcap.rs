@@ -13,7 +13,12 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
     let frames = crate::capture::wire::frame_offsets(file);
     // Answers are resolved at once: finding a pcap exchange again would mean reading
     // the whole file again.
-    let mut lint = FileLint::new(path, options, Resolver::for_wire(path, file, &frames), false);
+    let mut lint = FileLint::new(
+        path,
+        options,
+        Resolver::for_wire(path, file, &frames),
+        false,
+    );
     let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
         Some(http2) => lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new()),
         None => {
@@ -26,5 +31,8 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
         }
     });
     lint.problems(&wire.problems, Unit::File);
-    lint.finish(Vec::new())
+    FileReport {
+        wire: Some(wire.counts),
+        ..lint.finish(Vec::new())
+    }
 }

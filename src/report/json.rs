@@ -29,9 +29,20 @@
 //!   "end":   { "line": int, "column": int, "offset": int },   // exclusive
 //!   "body": string | null,   // e.g. "#exchanges[2].response.body": the label is inside that
 //!                            // decoded body; start/end then cover the body's bytes in the file
-//!   "label": string          // the label's note, possibly ""
+//!   "label": string,         // the label's note, possibly ""
+//!   "frame": Frame           // only in a pcap or pcapng file (absent elsewhere)
+//! }
+//! Frame = {
+//!   "number": int,           // 1-based frame of the label's first byte, as Wireshark counts
+//!   "last": int,             // frame of its last byte
+//!   "connection": int | null,// 1-based TCP connection, in order of first frame
+//!   "peers": string | null,  // "client:port → server:port"
+//!   "stream": int | null     // HTTP/2 stream id
 //! }
 //! ```
+//!
+//! In a pcap file, `offset`s are byte offsets into the pcap file (the label's bytes in
+//! the frame's packet) and `line` is the frame number, `column` 1.
 //!
 //! Lines and columns are 1-based; columns count Unicode scalar values; offsets are 0-based
 //! byte offsets into the file. Diagnostics are in file order, then by position.
@@ -100,6 +111,13 @@ fn location(l: &Location) -> JsonLocation<'_> {
         end: position(l.end, l.span.end),
         body: l.body.as_deref(),
         label: &l.text,
+        frame: l.frame.as_ref().map(|f| JsonFrame {
+            number: f.frame,
+            last: f.last_frame,
+            connection: f.connection,
+            peers: f.peers.as_deref(),
+            stream: f.stream,
+        }),
     }
 }
 
@@ -152,6 +170,17 @@ struct JsonLocation<'a> {
     end: Position,
     body: Option<&'a str>,
     label: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    frame: Option<JsonFrame<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFrame<'a> {
+    number: u32,
+    last: u32,
+    connection: Option<usize>,
+    peers: Option<&'a str>,
+    stream: Option<u32>,
 }
 
 #[derive(Serialize)]

@@ -138,16 +138,47 @@ fn location(l: &Location, id: Option<usize>, artifact: &ArtifactLocation) -> Sar
         Some(body) => format!("{} (in the decoded body {body})", l.text),
         None => l.text.clone(),
     };
+    // A pcap file is binary: its region is the label's bytes in the frame (§3.30.2, a
+    // binary region has no lines), and the message names the frame as Wireshark does.
+    if let Some(frame) = &l.frame {
+        let mut place = format!("frame {}", frame.frame);
+        if let Some(stream) = frame.stream {
+            place.push_str(&format!(", HTTP/2 stream {stream}"));
+        }
+        if let Some(peers) = &frame.peers {
+            place.push_str(&format!(", {peers}"));
+        }
+        let text = if text.is_empty() {
+            place
+        } else {
+            format!("{text} ({place})")
+        };
+        return SarifLocation {
+            id,
+            physical_location: PhysicalLocation {
+                artifact_location: artifact.clone(),
+                region: Region {
+                    start_line: None,
+                    start_column: None,
+                    end_line: None,
+                    end_column: None,
+                    byte_offset: l.span.start,
+                    byte_length: l.span.len(),
+                },
+            },
+            message: Some(Text { text }),
+        };
+    }
     SarifLocation {
         id,
         physical_location: PhysicalLocation {
             artifact_location: artifact.clone(),
             region: Region {
-                start_line: l.start.line,
-                start_column: l.start.column,
-                end_line: l.end.line,
+                start_line: Some(l.start.line),
+                start_column: Some(l.start.column),
+                end_line: Some(l.end.line),
                 // Exclusive, "the column following the end" (§3.2), as `Location.end` is.
-                end_column: l.end.column,
+                end_column: Some(l.end.column),
                 // Our offsets count bytes, so they go in byteOffset/byteLength, not charOffset.
                 byte_offset: l.span.start,
                 byte_length: l.span.len(),
@@ -381,10 +412,14 @@ struct ArtifactLocation {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Region {
-    start_line: usize,
-    start_column: usize,
-    end_line: usize,
-    end_column: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_column: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<usize>,
     byte_offset: usize,
     byte_length: usize,
 }

@@ -23,6 +23,11 @@ pub struct Summary {
     /// Exchanges shaped as A2A 0.3 (`legacy-protocol` findings), for which 1.0-only
     /// rules were skipped.
     pub legacy_exchanges: usize,
+    /// In pcap files: frames that are not TCP (ARP, UDP...) and TCP connections that
+    /// carry no HTTP, skipped silently; encrypted connections, reported.
+    pub skipped_frames: usize,
+    pub skipped_connections: usize,
+    pub tls_connections: usize,
 }
 
 impl Summary {
@@ -33,6 +38,11 @@ impl Summary {
         };
         for report in reports {
             summary.exchanges += report.exchanges;
+            if let Some(wire) = &report.wire {
+                summary.skipped_frames += wire.skipped_frames;
+                summary.skipped_connections += wire.skipped_connections;
+                summary.tls_connections += wire.tls_connections;
+            }
             for d in &report.diagnostics {
                 if d.rule == crate::rules::RuleId::LegacyProtocol {
                     summary.legacy_exchanges += 1;
@@ -78,6 +88,12 @@ pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) 
             summary.legacy_exchanges,
             "exchanges shaped as A2A 0.3 (1.0-only rules skipped)",
         ),
+        (summary.skipped_frames, "frames skipped (not TCP)"),
+        (
+            summary.skipped_connections,
+            "TCP connections skipped (not HTTP)",
+        ),
+        (summary.tls_connections, "TCP connections encrypted (TLS)"),
     ] {
         if count > 0 {
             write!(out, "; {count} {what}")?;

@@ -6,8 +6,8 @@ mod fingerprint;
 mod har_map;
 mod har_text;
 mod mask;
-mod wire_map;
 mod snippet;
+mod wire_map;
 
 pub use fingerprint::hash as stable_hash;
 pub use har_map::har_file_span;
@@ -19,8 +19,8 @@ use crate::finding::{Finding, Label, Severity, Target};
 use crate::rules::RuleId;
 use crate::source::{LineCol, LineIndex, Span};
 use har_map::HarMap;
-use wire_map::WireMap;
 use snippet::SourceText;
+use wire_map::WireMap;
 
 /// Labels further apart than this many lines get windows of their own.
 pub(crate) const SAME_WINDOW_LINES: usize = 6;

@@ -40,7 +40,11 @@ impl<'r> WireMap<'r> {
     }
 
     pub fn enter(&mut self, exchange: &WireExchange) {
-        if self.current.as_ref().is_some_and(|c| c.index == exchange.index) {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|c| c.index == exchange.index)
+        {
             return;
         }
         self.current = Some(Current {
@@ -77,11 +81,14 @@ impl<'r> WireMap<'r> {
         // A window of the text view is named by the view, not by `path#...`: the name
         // already says which file it is.
         for snippet in &mut snippets {
-            if let Some(body) = snippet.name.strip_prefix(heading.as_str()) {
+            if let Some(body) =
+                (snippet.name.strip_prefix(heading.as_str())).filter(|b| !b.is_empty())
+            {
                 snippet.name = format!("{heading}, body {}", body.trim_start_matches('#'));
             }
         }
-        let onto_wire = |location: Location, label: &Label| self.onto_wire(current, location, label);
+        let onto_wire =
+            |location: Location, label: &Label| self.onto_wire(current, location, label);
         let primary = onto_wire(primary, &finding.primary);
         let related = (related.into_iter().zip(&finding.related))
             .map(|(location, label)| onto_wire(location, label))
@@ -114,8 +121,15 @@ impl<'r> WireMap<'r> {
     }
 
     /// A finding about frames: placed on its frame, shown as a one-line summary of it.
-    fn place_on_frame(&self, finding: &Finding, span: Span) -> (Location, Vec<Location>, Vec<Snippet>) {
-        let span = Span::new(span.start.min(self.file.len()), span.end.min(self.file.len()));
+    fn place_on_frame(
+        &self,
+        finding: &Finding,
+        span: Span,
+    ) -> (Location, Vec<Location>, Vec<Snippet>) {
+        let span = Span::new(
+            span.start.min(self.file.len()),
+            span.end.min(self.file.len()),
+        );
         let frame = self.frame_of(span.start);
         let last = self.frame_of(span.end.saturating_sub(1).max(span.start));
         let location = Location {
@@ -184,7 +198,11 @@ fn file_bytes(origins: &[TextOrigin], span: Span) -> (Span, u32, u32) {
         return (Span::default(), 0, 0);
     };
     let start = if origin.exact {
-        origin.file.start + span.start.saturating_sub(origin.text.start).min(origin.file.len())
+        origin.file.start
+            + span
+                .start
+                .saturating_sub(origin.text.start)
+                .min(origin.file.len())
     } else {
         origin.file.start
     };
@@ -194,7 +212,11 @@ fn file_bytes(origins: &[TextOrigin], span: Span) -> (Span, u32, u32) {
         .max(first);
     let last = origins.get(last_index).unwrap_or(origin);
     let end = if last.exact {
-        last.file.start + span.end.saturating_sub(last.text.start).min(last.file.len())
+        last.file.start
+            + span
+                .end
+                .saturating_sub(last.text.start)
+                .min(last.file.len())
     } else {
         last.file.end
     };

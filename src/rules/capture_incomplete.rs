@@ -23,7 +23,11 @@ impl Rule for CaptureIncomplete {
             else {
                 continue;
             };
-            let label = if *note { "ends here" } else { "missing from here" };
+            let label = if *note {
+                "ends here"
+            } else {
+                "missing from here"
+            };
             let mut finding = Finding::new(self.id(), Label::at(*span, label), message.clone())
                 .help(help.clone());
             if *note {

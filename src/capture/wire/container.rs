@@ -178,7 +178,10 @@ fn read_pcapng(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), Cont
                     return Err(damaged(
                         file,
                         rest,
-                        format!("a packet names interface {}, which no block declared", epb.if_id),
+                        format!(
+                            "a packet names interface {}, which no block declared",
+                            epb.if_id
+                        ),
                     ));
                 };
                 let data = &epb.data[..epb.data.len().min(epb.caplen as usize)];

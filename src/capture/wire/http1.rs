@@ -69,7 +69,9 @@ pub fn read_http1(
                 break;
             };
             at = found.range.end;
-            let interim = found.status.is_some_and(|s| (100..200).contains(&s) && s != 101);
+            let interim = found
+                .status
+                .is_some_and(|s| (100..200).contains(&s) && s != 101);
             group.push(found);
             if !interim {
                 break;
@@ -79,12 +81,14 @@ pub fn read_http1(
     }
     for (i, (request, group)) in requests.iter().zip(&responses).enumerate() {
         let response_cut = group.last().is_some_and(|r| r.cut);
-        let answered = group.last().is_some_and(|r| r.status.is_some_and(|s| s >= 200 || s == 101));
+        let answered = group
+            .last()
+            .is_some_and(|r| r.status.is_some_and(|s| s >= 200 || s == 101));
         // Bytes after a hole are never guessed at: an exchange that reaches into one is
         // not read (the hole itself is reported once, as `capture-incomplete`).
         let client_hole = request.cut && matches!(client.end, StreamEnd::Gap { .. });
-        let server_hole = (response_cut || !answered)
-            && matches!(server.end, StreamEnd::Gap { .. });
+        let server_hole =
+            (response_cut || !answered) && matches!(server.end, StreamEnd::Gap { .. });
         if client_hole || server_hole {
             read.unread = requests.len() - i;
             return read;
@@ -155,7 +159,9 @@ pub fn read_http1(
 
 /// Appends stream bytes `range` to `text`, with where each run came from in the file.
 fn copy(stream: &Stream, range: Range<usize>, text: &mut Vec<u8>, origins: &mut Vec<TextOrigin>) {
-    let first = stream.pieces.partition_point(|p| p.at + p.len <= range.start);
+    let first = stream
+        .pieces
+        .partition_point(|p| p.at + p.len <= range.start);
     for piece in &stream.pieces[first..] {
         if piece.at >= range.end {
             break;

@@ -49,15 +49,15 @@ pub fn decode<'a>(packet: &Packet<'a>) -> Decoded<'a> {
     let data = packet.data;
     let sliced = match packet.link {
         Linktype::ETHERNET => LaxSlicedPacket::from_ethernet(data).ok(),
-        Linktype::LINUX_SLL => data.get(SLL_HEADER..).map(|rest| {
-            LaxSlicedPacket::from_ether_type(EtherType(be16(data, 14)), rest)
-        }),
+        Linktype::LINUX_SLL => data
+            .get(SLL_HEADER..)
+            .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 14)), rest)),
         Linktype::LINUX_SLL2 => data
             .get(SLL2_HEADER..)
             .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 0)), rest)),
-        Linktype::NULL | Linktype::LOOP => {
-            data.get(NULL_HEADER..).and_then(|rest| LaxSlicedPacket::from_ip(rest).ok())
-        }
+        Linktype::NULL | Linktype::LOOP => data
+            .get(NULL_HEADER..)
+            .and_then(|rest| LaxSlicedPacket::from_ip(rest).ok()),
         // Raw IP: DLT 101 in files, 12 and 14 on some systems, and the IPv4/IPv6 types.
         Linktype::RAW | Linktype(12) | Linktype(14) | Linktype::IPV4 | Linktype::IPV6 => {
             LaxSlicedPacket::from_ip(data).ok()

@@ -95,9 +95,7 @@ impl Stream {
     /// The frame and file bytes of stream bytes `range`: exact when they sit in one
     /// frame's payload, else from the first byte to the end of the first piece they touch.
     pub fn locate(&self, range: std::ops::Range<usize>) -> Option<(u32, Span)> {
-        let index = self
-            .pieces
-            .partition_point(|p| p.at + p.len <= range.start);
+        let index = self.pieces.partition_point(|p| p.at + p.len <= range.start);
         let piece = self.pieces.get(index)?;
         let start = piece.file + (range.start - piece.at);
         let piece_end = piece.file + piece.len;
@@ -108,7 +106,10 @@ impl Stream {
     /// The frame holding stream byte `at`, or the last frame if `at` is past the end.
     pub fn frame_at(&self, at: usize) -> Option<u32> {
         let index = self.pieces.partition_point(|p| p.at + p.len <= at);
-        self.pieces.get(index).or(self.pieces.last()).map(|p| p.frame)
+        self.pieces
+            .get(index)
+            .or(self.pieces.last())
+            .map(|p| p.frame)
     }
 }
 

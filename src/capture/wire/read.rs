@@ -107,7 +107,10 @@ fn read_flow(
             wire.problems.push(problem);
         }
     }
-    for (dir, side) in [(&flow.dirs[client], "client"), (&flow.dirs[1 - client], "server")] {
+    for (dir, side) in [
+        (&flow.dirs[client], "client"),
+        (&flow.dirs[1 - client], "server"),
+    ] {
         if let Some(frame) = dir.overflow {
             wire.problems.push(ReadProblem::Incomplete {
                 span: frame_span(&wire.frames, file, frame),
@@ -229,7 +232,11 @@ fn gap_problem(
 fn frame_span(frames: &[usize], file: &[u8], frame: u32) -> Span {
     let index = (frame as usize).saturating_sub(1);
     let start = frames.get(index).copied().unwrap_or(0);
-    let end = frames.get(index + 1).copied().unwrap_or(file.len()).max(start);
+    let end = frames
+        .get(index + 1)
+        .copied()
+        .unwrap_or(file.len())
+        .max(start);
     file_span(Span::new(start, end))
 }
 
