@@ -60,6 +60,10 @@ pub struct Ignore {
     /// A JSON pointer: `/log/entries/3` (a HAR entry) or a member such as
     /// `response/error/details/0`.
     pub pointer: Option<String>,
+    /// In a pcap file: the 1-based TCP connection (in order of first frame, as
+    /// `a2alint inspect` and the findings number them) and the HTTP/2 stream id.
+    pub connection: Option<usize>,
+    pub stream: Option<u32>,
     /// Why: for the people reading the file; a2alint does not use it.
     #[serde(default, rename = "reason")]
     _reason: Option<String>,

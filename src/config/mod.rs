@@ -36,6 +36,8 @@ struct CompiledIgnore {
     rules: Vec<RuleId>,
     exchange: Option<usize>,
     member: Option<String>,
+    connection: Option<usize>,
+    stream: Option<u32>,
 }
 
 impl Config {
@@ -85,6 +87,8 @@ impl Config {
                     rules: i.rules.iter().map(|r| known(r.get_ref())).collect(),
                     exchange,
                     member,
+                    connection: i.connection,
+                    stream: i.stream,
                 })
             })
             .collect::<Result<_, String>>()?;
@@ -156,6 +160,7 @@ impl Config {
                 && ignore
                     .exchange
                     .is_none_or(|e| diagnostic.exchange == Some(e))
+                && on_the_wire(ignore, diagnostic)
                 && ignore.member.as_ref().is_none_or(|m| {
                     diagnostic
                         .member
@@ -270,4 +275,11 @@ fn glob_set(patterns: &[String]) -> Result<GlobSet, String> {
 
 fn matches(set: &GlobSet, path: &str) -> bool {
     !set.is_empty() && set.is_match(path)
+}
+
+/// Whether a diagnostic is on the connection and stream an ignore names (pcap files).
+fn on_the_wire(ignore: &CompiledIgnore, diagnostic: &Diagnostic) -> bool {
+    let frame = diagnostic.primary.frame.as_ref();
+    (ignore.connection).is_none_or(|c| frame.and_then(|f| f.connection) == Some(c))
+        && (ignore.stream).is_none_or(|s| frame.and_then(|f| f.stream) == Some(s))
 }

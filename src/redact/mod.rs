@@ -4,11 +4,13 @@
 mod edit;
 mod har;
 mod http;
+mod pcap;
 
 use std::io::{self, Write};
 use std::path::Path;
 
 use crate::capture::is_har;
+use crate::capture::wire::{is_pcap, refresh_checksums};
 use crate::walk::Input;
 
 /// What `redact` did to one file.
@@ -21,17 +23,25 @@ pub struct Redaction {
     edits: Vec<edit::Edit>,
 }
 
-/// The redacted bytes of a capture, when it holds credentials.
-pub fn redact_source(path: &str, bytes: &[u8]) -> Option<Redaction> {
+/// The redacted bytes of a capture, when it holds credentials; an error when it holds
+/// some that a2alint cannot replace (the file is then left as it is).
+pub fn redact_source(path: &str, bytes: &[u8]) -> Result<Option<Redaction>, String> {
+    let pcap = is_pcap(bytes);
     let mut edits = if is_har(path, bytes) {
         har::plan(bytes)
+    } else if pcap {
+        pcap::plan(bytes).map_err(|why| format!("{path}: {why}"))?
     } else {
         http::plan(bytes)
     };
     if edits.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let redacted = edit::apply(bytes, &mut edits);
+    let mut redacted = edit::apply(bytes, &mut edits);
+    if pcap {
+        let edited: Vec<_> = edits.iter().map(|e| e.range.clone()).collect();
+        refresh_checksums(&mut redacted, &edited);
+    }
     // Content-Length and chunk-size edits are bookkeeping, not credentials.
     let placeholder = crate::secrets::PLACEHOLDER.as_bytes();
     let replaced = edits
@@ -41,12 +51,12 @@ pub fn redact_source(path: &str, bytes: &[u8]) -> Option<Redaction> {
                 || (!e.replacement.is_empty() && e.replacement.iter().all(|&b| b == b'*'))
         })
         .count();
-    (redacted != bytes).then(|| Redaction {
+    Ok((redacted != bytes).then(|| Redaction {
         path: path.to_string(),
         replaced,
         redacted,
         edits,
-    })
+    }))
 }
 
 /// How `redact` runs.
@@ -72,8 +82,13 @@ pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usi
                 continue;
             }
         };
-        let Some(redaction) = redact_source(input.display_name(), &bytes) else {
-            continue;
+        let redaction = match redact_source(input.display_name(), &bytes) {
+            Ok(Some(redaction)) => redaction,
+            Ok(None) => continue,
+            Err(why) => {
+                errors.push(why);
+                continue;
+            }
         };
         changed += 1;
         match (mode, input) {

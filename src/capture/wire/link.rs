@@ -47,23 +47,7 @@ const NULL_HEADER: usize = 4;
 
 pub fn decode<'a>(packet: &Packet<'a>) -> Decoded<'a> {
     let data = packet.data;
-    let sliced = match packet.link {
-        Linktype::ETHERNET => LaxSlicedPacket::from_ethernet(data).ok(),
-        Linktype::LINUX_SLL => data
-            .get(SLL_HEADER..)
-            .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 14)), rest)),
-        Linktype::LINUX_SLL2 => data
-            .get(SLL2_HEADER..)
-            .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 0)), rest)),
-        Linktype::NULL | Linktype::LOOP => data
-            .get(NULL_HEADER..)
-            .and_then(|rest| LaxSlicedPacket::from_ip(rest).ok()),
-        // Raw IP: DLT 101 in files, 12 and 14 on some systems, and the IPv4/IPv6 types.
-        Linktype::RAW | Linktype(12) | Linktype(14) | Linktype::IPV4 | Linktype::IPV6 => {
-            LaxSlicedPacket::from_ip(data).ok()
-        }
-        _ => None,
-    };
+    let sliced = slice(packet);
     let Some(sliced) = sliced else {
         return Decoded::Other;
     };
@@ -107,6 +91,54 @@ pub fn decode<'a>(packet: &Packet<'a>) -> Decoded<'a> {
     })
 }
 
+/// The packet's layers above the link, read leniently: a packet cut by the snapshot
+/// length still yields its headers and the payload bytes that were kept.
+fn slice<'a>(packet: &Packet<'a>) -> Option<LaxSlicedPacket<'a>> {
+    let data = packet.data;
+    match packet.link {
+        Linktype::ETHERNET => LaxSlicedPacket::from_ethernet(data).ok(),
+        Linktype::LINUX_SLL => data
+            .get(SLL_HEADER..)
+            .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 14)), rest)),
+        Linktype::LINUX_SLL2 => data
+            .get(SLL2_HEADER..)
+            .map(|rest| LaxSlicedPacket::from_ether_type(EtherType(be16(data, 0)), rest)),
+        Linktype::NULL | Linktype::LOOP => data
+            .get(NULL_HEADER..)
+            .and_then(|rest| LaxSlicedPacket::from_ip(rest).ok()),
+        // Raw IP: DLT 101 in files, 12 and 14 on some systems, and the IPv4/IPv6 types.
+        Linktype::RAW | Linktype(12) | Linktype(14) | Linktype::IPV4 | Linktype::IPV6 => {
+            LaxSlicedPacket::from_ip(data).ok()
+        }
+        _ => None,
+    }
+}
+
 fn be16(data: &[u8], at: usize) -> u16 {
     u16::from_be_bytes([data[at], data[at + 1]])
+}
+
+/// Where a TCP packet's checksum field sits in the file and the checksum its bytes
+/// call for now (RFC 9293 §3.1), for a packet captured whole; `None` otherwise.
+pub fn tcp_checksum(packet: &Packet<'_>) -> Option<(usize, u16)> {
+    if packet.data.len() < packet.original_len as usize {
+        return None;
+    }
+    let sliced = slice(packet)?;
+    let Some(TransportSlice::Tcp(tcp)) = &sliced.transport else {
+        return None;
+    };
+    let sum = match &sliced.net {
+        Some(LaxNetSlice::Ipv4(ip)) => tcp
+            .calc_checksum_ipv4(ip.header().source(), ip.header().destination())
+            .ok()?,
+        Some(LaxNetSlice::Ipv6(ip)) => tcp
+            .calc_checksum_ipv6(ip.header().source(), ip.header().destination())
+            .ok()?,
+        _ => return None,
+    };
+    // The checksum is bytes 16..18 of the TCP header.
+    let field =
+        packet.offset + (tcp.slice().as_ptr() as usize - packet.data.as_ptr() as usize) + 16;
+    Some((field, sum))
 }

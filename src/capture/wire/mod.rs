@@ -8,6 +8,7 @@ pub mod h2;
 mod http1;
 mod link;
 mod read;
+mod rewrite;
 mod tcp;
 mod text;
 
@@ -15,6 +16,7 @@ use std::net::SocketAddr;
 
 pub use container::is_pcap;
 pub use read::{frame_offsets, read_pcap};
+pub use rewrite::refresh_checksums;
 pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireMessage, WireParts};
 
 use crate::capture::model::ReadProblem;
