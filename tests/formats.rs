@@ -134,6 +134,7 @@ fn diagnostic(severity: Severity, message: &str, start: LineCol, end: LineCol) -
             end,
             body: None,
             text: String::new(),
+            frame: None,
         },
         related: Vec::new(),
         snippets: Vec::new(),

@@ -44,10 +44,18 @@ def run(cmd, **kw) -> str:
 
 
 def install(env: pathlib.Path) -> None:
+    install_python(env)
+    install_js(env)
+
+
+def install_python(env: pathlib.Path) -> None:
     py = env / 'py'
     if not (py / 'bin' / 'python').exists():
         run([sys.executable, '-m', 'venv', py])
     run([py / 'bin' / 'pip', 'install', '--quiet', '-r', HERE / 'requirements.txt'])
+
+
+def install_js(env: pathlib.Path) -> None:
     js = env / 'js'
     js.mkdir(exist_ok=True)
     shutil.copy(HERE / 'package.json', js)

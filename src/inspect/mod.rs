@@ -25,7 +25,9 @@ pub struct Row {
     pub entry: Option<usize>,
     /// In a pcap file: the frame of the exchange's first bytes (1-based, as Wireshark
     /// numbers frames) and its HTTP/2 stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stream: Option<u32>,
     pub binding: &'static str,
     pub operation: Option<&'static str>,

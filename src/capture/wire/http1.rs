@@ -45,6 +45,10 @@ pub struct Http1Read {
     pub upgrade: Option<Upgrade>,
     /// Exchanges not read because they need bytes the capture lacks.
     pub unread: usize,
+    /// The capture ended while a message was still arriving on a connection neither
+    /// peer had closed: the frame where that message starts. Its missing end may simply
+    /// not have been captured (packets dropped at the end of a capture leave no gap).
+    pub open_at_end: Option<u32>,
 }
 
 pub fn read_http1(
@@ -90,6 +94,18 @@ pub fn read_http1(
         let server_hole =
             (response_cut || !answered) && matches!(server.end, StreamEnd::Gap { .. });
         if client_hole || server_hole {
+            read.unread = requests.len() - i;
+            return read;
+        }
+        // Neither peer closed the connection: a message cut at the end of the capture
+        // says nothing about what was sent after it, so it is not judged.
+        let still_open = client.end == StreamEnd::CaptureEnd && server.end == StreamEnd::CaptureEnd;
+        if still_open && (request.cut || response_cut) {
+            read.open_at_end = if request.cut {
+                client.frame_at(request.range.start)
+            } else {
+                group.last().and_then(|r| server.frame_at(r.range.start))
+            };
             read.unread = requests.len() - i;
             return read;
         }

@@ -131,6 +131,20 @@ fn read_flow(
     } else {
         let read = read_http1(&connection, up, down, *next_index);
         *next_index += read.exchanges.len();
+        if let Some(frame) = read.open_at_end {
+            wire.problems.push(ReadProblem::Incomplete {
+                span: frame_span(&wire.frames, file, frame),
+                message: format!(
+                    "the capture ends while the message starting in frame {frame} was still \
+                     arriving on connection {connection}, which neither peer had closed"
+                ),
+                help: "the rest of it may have been sent and not captured (the capture was \
+                       stopped too early, or dropped its last packets: give tcpdump a bigger \
+                       buffer with `-B`); the exchange is not judged"
+                    .into(),
+                note: false,
+            });
+        }
         for exchange in read.exchanges {
             each(exchange);
         }

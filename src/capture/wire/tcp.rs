@@ -12,7 +12,7 @@ use crate::capture::wire::{Stream, StreamEnd, StreamPiece};
 /// not grow memory without bound. Later connections are counted and reported once.
 pub const MAX_CONNECTIONS: usize = 100_000;
 /// Bytes read per direction of a connection: as many as a decoded body may hold.
-pub const MAX_STREAM_BYTES: u64 = crate::capture::MAX_DECODED_BYTES as u64;
+pub const MAX_STREAM_BYTES: u64 = crate::capture::MAX_DECODED_BYTES;
 /// Segments kept per direction (a stream of one-byte segments is still bounded).
 pub const MAX_SEGMENTS: usize = 4_000_000;
 
