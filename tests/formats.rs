@@ -55,7 +55,7 @@ fn render(format: Format, reports: &[FileReport], context: &Context) -> String {
     a2alint::report::write(format, reports, context, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     if format == Format::Sarif {
-        validate_sarif(&text);
+        common::validate_sarif(&text);
     }
     text
 }
@@ -68,50 +68,17 @@ fn versionless(text: &str) -> String {
     )
 }
 
-/// Validates a SARIF document against the vendored OASIS schema (draft-04). A missing
-/// schema fails under CI and is only noted elsewhere, so CI can never pass by skipping.
-fn validate_sarif(text: &str) {
-    let path = root().join("../shared/schemas/sarif-schema-2.1.0.json");
-    let schema = match std::fs::read_to_string(&path) {
-        Ok(schema) => schema,
-        Err(e) if std::env::var_os("CI").is_some() => {
-            panic!(
-                "CI is set and the SARIF schema {} cannot be read: {e}",
-                path.display()
-            )
-        }
-        Err(e) => {
-            eprintln!(
-                "note: skipping SARIF schema validation, {}: {e}",
-                path.display()
-            );
-            return;
-        }
-    };
-    let schema: Value = serde_json::from_str(&schema).unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
-    let instance: Value = serde_json::from_str(text).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&instance)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "invalid SARIF:\n{}", errors.join("\n"));
-}
-
 #[test]
 fn the_schema_check_rejects_invalid_sarif() {
     if !root()
         .join("../shared/schemas/sarif-schema-2.1.0.json")
         .exists()
     {
-        return validate_sarif("{}"); // fails under CI, notes the skip elsewhere
+        return common::validate_sarif("{}"); // fails under CI, notes the skip elsewhere
     }
     let invalid = r#"{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
         "results": [{"level": "fatal", "message": {"text": "m"}}]}]}"#;
-    assert!(std::panic::catch_unwind(|| validate_sarif(invalid)).is_err());
+    assert!(std::panic::catch_unwind(|| common::validate_sarif(invalid)).is_err());
 }
 
 fn at(line: usize, column: usize) -> LineCol {
@@ -598,7 +565,7 @@ fn cli_sarif_output_file_keeps_the_exit_code() {
         "the report went to --output, not stdout"
     );
     let text = std::fs::read_to_string(&out).unwrap();
-    validate_sarif(&text);
+    common::validate_sarif(&text);
     assert!(parse(&text)["runs"][0]["results"].as_array().unwrap().len() > 1);
 }
 

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use a2alint::capture::{Capture, Exchange, Message, ReadProblem, read_http};
+use a2alint::capture::{Capture, Exchange, Message, ReadProblem, Version, read_http};
 use a2alint::source::Span;
 
 fn text(src: &[u8], span: Span) -> &str {
@@ -173,7 +173,7 @@ DELETE /b HTTP/1.1\r\n\r\nHTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
     assert!(capture.problems.is_empty(), "{:?}", capture.problems);
     assert_eq!(capture.exchanges.len(), 4);
     let first = &capture.exchanges[0];
-    assert_eq!(req(first).minor_version, 0);
+    assert_eq!(req(first).version, Version::Http10);
     assert_eq!(first.interim.len(), 1);
     assert_eq!(first.interim[0].status(), Some(100));
     assert_eq!(resp(first).status(), Some(200));
@@ -230,15 +230,240 @@ fn truncated_files_keep_what_was_read() {
     let response = resp(&capture.exchanges[0]);
     assert_eq!(text(src, response.headers[0].value_span), "appl");
 
+    // A chunked body cut inside a chunk keeps the chunks before it (none here).
     let chunk_cut = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nabc";
     let capture = read_http(chunk_cut);
-    let messages = syntax_messages(&capture);
-    assert_eq!(messages.len(), 1);
-    assert!(
-        messages[0].starts_with("broken chunked framing: chunk declares 16 bytes"),
-        "{messages:?}"
+    assert!(syntax_messages(&capture).is_empty());
+    let response = resp(&capture.exchanges[0]);
+    assert!(response.body.cut);
+    assert_eq!(body(response), "");
+    match &capture.problems[..] {
+        [ReadProblem::Incomplete { span, note, .. }] => {
+            assert_eq!(text(chunk_cut, *span), "10\r\nabc");
+            assert!(
+                !note,
+                "a body other than an event stream is missing its end"
+            );
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// The `Content-Length` problems of `src`, as (declared, actual).
+fn length_mismatches(src: &[u8]) -> Vec<(u64, usize)> {
+    read_http(src)
+        .problems
+        .iter()
+        .filter_map(|p| match p {
+            ReadProblem::LengthMismatch {
+                declared, actual, ..
+            } => Some((*declared, *actual)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_separator_right_after_a_content_length_body_ends_it() {
+    // The body's own last line feed, then the `###` line.
+    let page = "<html><body>Not Found</body></html>\n";
+    let src = format!(
+        "GET /favicon.ico HTTP/1.1\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\
+Content-Length: {}\r\n\r\n{page}### next\nGET /a HTTP/1.1\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{{}}",
+        page.len()
     );
-    assert!(resp(&capture.exchanges[0]).body.content.is_none());
+    let capture = read_http(src.as_bytes());
+    assert!(capture.problems.is_empty(), "{:?}", capture.problems);
+    assert_eq!(capture.exchanges.len(), 2);
+    assert_eq!(body(resp(&capture.exchanges[0])), page);
+    assert_eq!(body(resp(&capture.exchanges[1])), "{}");
+
+    // An empty body, the head's empty line, then the `###` line; CRLF or LF.
+    for src in [
+        &b"GET /a HTTP/1.1\r\ncontent-length: 0\r\n\r\n### title\r\nHTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n### more\r\n"[..],
+        b"GET /a HTTP/1.1\ncontent-length: 0\n\n### title\nHTTP/1.1 200 OK\ncontent-length: 0\n\n###\n",
+    ] {
+        let capture = read_http(src);
+        assert!(capture.problems.is_empty(), "{:?}", capture.problems);
+        let exchange = &capture.exchanges[0];
+        assert!(req(exchange).body.raw.is_empty() && resp(exchange).body.raw.is_empty());
+    }
+
+    // A length that ends inside the body still disagrees, whatever follows.
+    assert_eq!(
+        length_mismatches(b"GET /a HTTP/1.1\nContent-Length: 3\n\nabc\ndef\n### next\n"),
+        [(3, 7)]
+    );
+    assert_eq!(
+        length_mismatches(b"GET /a HTTP/1.1\nContent-Length: 4\n\nab### next\n"),
+        [(4, 10)]
+    );
+}
+
+/// Every way a short body can sit before the next message, with every declared length:
+/// a mismatch is only ever recorded between lengths that differ.
+#[test]
+fn a_length_mismatch_never_reports_equal_lengths() {
+    let pieces: [&[u8]; 8] = [b"", b"x", b"\n", b"\r\n", b" ", b"# c\n", b"### t\n", b"{}"];
+    let nexts: [&[u8]; 4] = [b"", b"### next\n", b"GET /b HTTP/1.1\n\n", b"# note\n"];
+    let mut checked = 0;
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                for next in nexts {
+                    let body = [a, b, c].concat();
+                    for declared in 0..=body.len() + 1 {
+                        let src = [
+                            format!("POST /a HTTP/1.1\nContent-Length: {declared}\n\n").as_bytes(),
+                            &body,
+                            next,
+                        ]
+                        .concat();
+                        for (declared, actual) in length_mismatches(&src) {
+                            assert_ne!(
+                                declared as usize,
+                                actual,
+                                "{:?}",
+                                String::from_utf8_lossy(&src)
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000);
+}
+
+/// The `Incomplete` problems of a capture, as (text at the span, note).
+fn incomplete<'s>(src: &'s [u8], capture: &Capture<'_>) -> Vec<(&'s str, bool)> {
+    capture
+        .problems
+        .iter()
+        .filter_map(|p| match p {
+            ReadProblem::Incomplete { span, note, .. } => Some((text(src, *span), *note)),
+            _ => None,
+        })
+        .collect()
+}
+
+const STREAM_HEAD: &str = "GET /tasks/t-1:subscribe HTTP/1.1\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n";
+const EVENT: &str = "data: {\"task\":{\"id\":\"t-1\"}}\r\n\r\n";
+const PING: &str = ": ping - 2026-03-14 10:22:31.104522+00:00\r\n\r\n";
+
+fn chunk(data: &str) -> String {
+    format!("{:x}\r\n{data}", data.len())
+}
+
+#[test]
+fn an_event_stream_the_client_closed_is_cut_not_broken() {
+    let whole = format!("{}\r\n{}\r\n", chunk(EVENT), chunk(PING));
+    for (tail, next) in [
+        // After the keep-alive chunk's line end, at the end of the file.
+        ("", false),
+        // Before the keep-alive chunk's line end: the chunk's data is all there.
+        ("", true),
+        // At the next exchange.
+        (
+            "### next\r\nGET /a HTTP/1.1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+            false,
+        ),
+        (
+            "### next\r\nGET /a HTTP/1.1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+            true,
+        ),
+        (
+            "\r\nGET /a HTTP/1.1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+            false,
+        ),
+    ] {
+        let chunks = if next {
+            whole.strip_suffix("\r\n").unwrap()
+        } else {
+            &whole
+        };
+        let src = format!("{STREAM_HEAD}{chunks}{tail}");
+        let src = src.as_bytes();
+        let capture = read_http(src);
+        let shown = String::from_utf8_lossy(src);
+        assert!(syntax_messages(&capture).is_empty(), "{shown}");
+        let response = resp(&capture.exchanges[0]);
+        assert!(response.body.cut, "{shown}");
+        assert_eq!(body(response), format!("{EVENT}{PING}"));
+        // The note points at the last line that arrived, the keep-alive comment.
+        match &capture.problems[..] {
+            [
+                ReadProblem::Incomplete {
+                    span,
+                    note: true,
+                    message,
+                    ..
+                },
+            ] => {
+                assert!(message.starts_with("the event stream stops before its end"));
+                assert_eq!(text(src, *span), PING.trim_end(), "{shown}");
+            }
+            other => panic!("{shown}: unexpected {other:?}"),
+        }
+        assert_eq!(
+            capture.exchanges.len(),
+            if tail.is_empty() { 1 } else { 2 },
+            "{shown}"
+        );
+    }
+}
+
+#[test]
+fn a_stream_cut_inside_a_chunk_keeps_the_whole_chunks() {
+    let half_event = "data: {\"task\":{\"id\"";
+    for (tail, kept, span) in [
+        // A whole chunk that holds half an event: its data is content.
+        (
+            chunk(half_event),
+            format!("{EVENT}{half_event}"),
+            half_event,
+        ),
+        // A chunk whose data stops short, or whose size line is all there is: it is not.
+        (
+            format!("40\r\n{half_event}"),
+            EVENT.to_string(),
+            &format!("40\r\n{half_event}"),
+        ),
+        ("40".to_string(), EVENT.to_string(), "40"),
+    ] {
+        let src = format!("{STREAM_HEAD}{}\r\n{tail}", chunk(EVENT));
+        let src = src.as_bytes();
+        let capture = read_http(src);
+        let response = resp(&capture.exchanges[0]);
+        assert!(response.body.cut, "{tail:?}");
+        assert_eq!(body(response), kept, "{tail:?}");
+        assert_eq!(incomplete(src, &capture), [(span, true)], "{tail:?}");
+    }
+}
+
+#[test]
+fn chunked_framing_broken_mid_body_is_still_a_syntax_error() {
+    for chunks in [
+        format!(
+            "{}\r\nnot a size\r\n{}\r\n0\r\n\r\n",
+            chunk(EVENT),
+            chunk(EVENT)
+        ),
+        format!("5\r\n{EVENT}\r\n0\r\n\r\n"),
+    ] {
+        let src = format!("{STREAM_HEAD}{chunks}");
+        let capture = read_http(src.as_bytes());
+        let messages = syntax_messages(&capture);
+        assert_eq!(messages.len(), 1, "{src}");
+        assert!(
+            messages[0].starts_with("broken chunked framing"),
+            "{messages:?}"
+        );
+        assert!(incomplete(src.as_bytes(), &capture).is_empty());
+        let response = resp(&capture.exchanges[0]);
+        assert!(response.body.content.is_none() && !response.body.cut);
+    }
 }
 
 #[test]

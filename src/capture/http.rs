@@ -151,8 +151,12 @@ impl<'s> HttpReader<'s> {
                 .and_then(|v| v.rsplit(',').next())
                 .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"))
         });
+        let event_stream = header("content-type")
+            .and_then(Header::value_str)
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream"));
         let (mut body, next) = if chunked {
-            self.frame_chunked(start)
+            self.frame_chunked(start, event_stream)
         } else if let Some((length, declared_at)) =
             header("content-length").and_then(|h| self.content_length(h).map(|n| (n, h.value_span)))
         {
@@ -208,17 +212,27 @@ impl<'s> HttpReader<'s> {
         parsed
     }
 
-    fn frame_chunked(&mut self, start: usize) -> (Body<'s>, usize) {
+    fn frame_chunked(&mut self, start: usize, event_stream: bool) -> (Body<'s>, usize) {
         match dechunk(self.src, start) {
             Ok(chunks) => {
                 let raw_end = trim_trailing_blank(self.src, start, chunks.end);
+                if let Some(whole) = chunks.cut {
+                    // The half chunk when there is one, else the last line that arrived.
+                    let from = if whole < raw_end {
+                        whole
+                    } else {
+                        memchr::memrchr(b'\n', &self.src[start..raw_end])
+                            .map_or(start, |i| start + i + 1)
+                    };
+                    self.cut_short(Span::new(from, raw_end), event_stream);
+                }
                 let body = Body {
                     raw: Span::new(start, raw_end),
                     content: Some(Content {
                         bytes: chunks.bytes,
                         origin: Origin::Chunked(chunks.pieces),
                     }),
-                    cut: false,
+                    cut: chunks.cut.is_some(),
                 };
                 (body, chunks.end)
             }
@@ -242,6 +256,36 @@ impl<'s> HttpReader<'s> {
                 )
             }
         }
+    }
+
+    /// Records a chunked body that stops before its zero-size chunk (RFC 9112 §7.1), at
+    /// `span`: the bytes after its last complete chunk, or else its last line. An event
+    /// stream ends that way whenever the client closes it (every `SubscribeToTask` a test
+    /// kit runs), so that is only a note; any other body is missing its end, which a
+    /// verdict should not hide.
+    fn cut_short(&mut self, span: Span, event_stream: bool) {
+        let (message, help) = if event_stream {
+            (
+                "the event stream stops before its end: the connection closed or the capture \
+                 ended mid-stream",
+                "clients end a stream they are done with by closing the connection, so no \
+                 zero-size chunk comes; every complete event was checked, a half event at the \
+                 cut was not",
+            )
+        } else {
+            (
+                "the chunked body stops before its last (zero-size) chunk: the connection \
+                 closed or the capture ended mid-body",
+                "the bytes that arrived are kept but not judged as a whole message; record the \
+                 exchange again to have it checked",
+            )
+        };
+        self.problems.push(ReadProblem::Incomplete {
+            span,
+            message: message.into(),
+            help: help.into(),
+            note: event_stream,
+        });
     }
 
     /// Frames by `Content-Length` when the declared length ends at a message boundary;

@@ -105,14 +105,25 @@ pub fn is_boundary(src: &[u8], pos: usize) -> bool {
         return true;
     }
     let mut at = pos;
-    // Only the rest of the current line may be whitespace before the next line.
-    if !is_blank(line_at(src, at)) {
-        return false;
+    // A body that ends with its own line end (an HTML page ending in `\n`), or an empty
+    // body, leaves `pos` at the start of the next line, which may be the `###` line itself:
+    // that line end belongs to the body, not to the separator. Anywhere else, only the rest
+    // of the current line may be whitespace before the next line.
+    if !at_line_start(src, pos) {
+        if !is_blank(line_at(src, at)) {
+            return false;
+        }
+        at = next_line(src, at);
     }
     while at < src.len() && is_blank(line_at(src, at)) {
         at = next_line(src, at);
     }
     at >= src.len() || is_delimiter_line(src, at)
+}
+
+/// Does `pos` start a line (or the input)?
+fn at_line_start(src: &[u8], pos: usize) -> bool {
+    pos.checked_sub(1).is_none_or(|before| src[before] == b'\n')
 }
 
 /// Is the line at `pos` where a body without a length must stop: a separator, a start
@@ -203,6 +214,14 @@ mod tests {
         assert!(is_boundary(src, 2));
         assert!(!is_boundary(b"{}x\nGET / HTTP/1.1\n", 2));
         assert!(is_boundary(b"}GET / HTTP/1.1\n", 1));
+        // A body's own line end before the separator, and an empty body right after a head.
+        assert!(is_boundary(b"</html>\n### next\n", 8));
+        assert!(is_boundary(b"</html>\r\n### next\n", 9));
+        assert!(is_boundary(b"\r\n### next\n", 2));
+        assert!(is_boundary(b"\n# a comment\nGET / HTTP/1.1\n", 1));
+        // A separator only counts at the start of its line, and a body line is not one.
+        assert!(!is_boundary(b"ab### next\n", 2));
+        assert!(!is_boundary(b"a\nplain text\n### next\n", 2));
         assert!(is_delimiter_line(b"# note\n// more\n\nGET / HTTP/1.1\n", 0));
         assert!(!is_delimiter_line(b"# heading in a body\nplain text\n", 0));
         let body = b"line one\nline two\n\n###\n";

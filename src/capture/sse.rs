@@ -19,6 +19,9 @@ pub struct Event<'b> {
     pub pieces: Vec<Piece>,
     /// From the event's first line to its last, in the body.
     pub span: Span,
+    /// Whether a blank line ended the event. Only the last event of a body can lack one:
+    /// a recorder that dropped the final blank line, or a stream cut mid-event.
+    pub complete: bool,
 }
 
 impl Event<'_> {
@@ -32,7 +35,9 @@ impl Event<'_> {
 
 /// The events of a stream. Lines end in CRLF, LF or CR; comments (`:`) and `id`/`retry`
 /// fields are skipped; an event is dispatched at a blank line, or at the end of the body
-/// even without one (recorders often cut the stream there).
+/// even without one, marked not [`complete`](Event::complete). The WHATWG parser drops
+/// such an event, but a `.http` file often loses a body's last blank line (it reads like
+/// the gap before the next message); callers that know the body was cut drop it.
 pub fn parse_events(body: &[u8]) -> Vec<Event<'_>> {
     let mut events = Vec::new();
     let mut pending = Pending::default();
@@ -41,7 +46,7 @@ pub fn parse_events(body: &[u8]) -> Vec<Event<'_>> {
         let (line_end, next) = line_bounds(body, at);
         let line = &body[at..line_end];
         if line.is_empty() {
-            pending.dispatch(body, &mut events);
+            pending.dispatch(body, true, &mut events);
         } else if line[0] != b':' {
             let (name, value_start) = match line.iter().position(|&b| b == b':') {
                 Some(colon) => {
@@ -60,7 +65,7 @@ pub fn parse_events(body: &[u8]) -> Vec<Event<'_>> {
         }
         at = next;
     }
-    pending.dispatch(body, &mut events);
+    pending.dispatch(body, false, &mut events);
     events
 }
 
@@ -73,7 +78,7 @@ struct Pending<'b> {
 }
 
 impl<'b> Pending<'b> {
-    fn dispatch(&mut self, body: &'b [u8], events: &mut Vec<Event<'b>>) {
+    fn dispatch(&mut self, body: &'b [u8], complete: bool, events: &mut Vec<Event<'b>>) {
         let pending = std::mem::take(self);
         let Some(first_line) = pending
             .first_line
@@ -106,6 +111,7 @@ impl<'b> Pending<'b> {
             data,
             pieces,
             span: Span::new(first_line, pending.last_line_end),
+            complete,
         });
     }
 }
@@ -156,6 +162,7 @@ mod tests {
         let body = b"id: 1\nretry: 100\ndata: {\"x\":\ndata:  2}\n\ndata:last";
         let events = parse_events(body);
         assert_eq!(data(&events), ["{\"x\":\n 2}", "last"]);
+        assert_eq!((events[0].complete, events[1].complete), (true, false));
         let two = events[0].body_span(Span::new(6, 8));
         assert_eq!(&body[two.range()], b" 2");
     }

@@ -124,8 +124,11 @@ fn view<'a, 's>(
         Some(200..=299) => payloads,
         _ => Payloads::Full,
     };
+    let cut = message.body.cut;
     let (json, events) = match message.body.bytes() {
-        Some(bytes) if is_stream => (JsonBody::Absent, stream_events(bytes, payloads)),
+        Some(bytes) if is_stream => (JsonBody::Absent, stream_events(bytes, cut, payloads)),
+        // Half a document says nothing about the agent; the reader has noted the cut.
+        Some(_) if cut => (JsonBody::Absent, Vec::new()),
         bytes => (JsonBody::decode(bytes, declared_json, payloads), Vec::new()),
     };
     MessageView {
@@ -148,9 +151,12 @@ fn view<'a, 's>(
 /// hostile multi-gigabyte stream would cost time and memory for nothing.
 pub const MAX_STREAM_EVENTS: usize = 100_000;
 
-fn stream_events(body: &[u8], payloads: Payloads) -> Vec<EventView<'_>> {
+/// The events of a stream body, each read as JSON. In a `cut` body the event after the
+/// last blank line is half an event (the connection closed inside it): it is not judged.
+fn stream_events(body: &[u8], cut: bool, payloads: Payloads) -> Vec<EventView<'_>> {
     parse_events(body)
         .into_iter()
+        .filter(|event| event.complete || !cut)
         .take(MAX_STREAM_EVENTS)
         .map(|event| {
             let json = JsonBody::decode(Some(&event.data), true, payloads);
@@ -345,4 +351,37 @@ impl<'a, 's> ExchangeView<'a, 's> {
 /// Offset of the request target within the start line.
 fn request_target_offset(request: &Message<'_>) -> usize {
     request.method().map_or(0, |m| m.len() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::read_http;
+
+    fn data(events: &[EventView<'_>]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| String::from_utf8_lossy(&e.event.data).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_stream_drops_only_its_half_event() {
+        let body = b"data: {\"a\":1}\n\ndata: not json\n\ndata: {\"b\":";
+        let whole = stream_events(body, false, Payloads::Full);
+        assert_eq!(data(&whole), ["{\"a\":1}", "not json", "{\"b\":"]);
+        let cut = stream_events(body, true, Payloads::Full);
+        assert_eq!(data(&cut), ["{\"a\":1}", "not json"]);
+        assert!(matches!(cut[1].json, JsonBody::Invalid { .. }));
+    }
+
+    #[test]
+    fn a_cut_body_is_not_read_as_a_json_document() {
+        let src = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n";
+        let capture = read_http(src);
+        let message = capture.exchanges[0].response.as_ref().unwrap();
+        assert!(message.body.cut);
+        let view = view(message, 0, Side::Response, Payloads::Full);
+        assert!(matches!(view.json, JsonBody::Absent));
+    }
 }

@@ -279,7 +279,7 @@ fn next_message(bytes: &[u8], at: usize, request_method: Option<&[u8]>) -> Optio
     });
     if chunked {
         return Some(match dechunk(bytes, body) {
-            Ok(chunks) => found(chunks.end, false),
+            Ok(chunks) => found(chunks.end, chunks.cut.is_some()),
             Err(_) => found(bytes.len(), true),
         });
     }
