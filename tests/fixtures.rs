@@ -55,7 +55,7 @@ fn bad_fixtures_fire_and_ok_fixtures_stay_quiet() {
 
 #[test]
 fn fixture_output_snapshots() {
-    insta::glob!("fixtures/*/*.http", |path| {
+    insta::glob!("fixtures/*/*.{http,pcap}", |path| {
         let report = lint_file(path);
         let reports = [report];
         let output = format!(

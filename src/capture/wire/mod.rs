@@ -85,11 +85,14 @@ pub enum StreamEnd {
     Reset { frame: u32 },
     /// Bytes the capture does not hold follow `bytes`: the stream stops at the gap.
     Gap {
-        /// The last frame whose bytes were read, and the first one after the hole.
-        before: u32,
+        /// The last frame whose bytes were read (none: the hole is at the start), and the
+        /// first one after the hole.
+        before: Option<u32>,
         after: u32,
         /// How many bytes are missing, when known.
         missing: Option<u64>,
+        /// The capture's snapshot length cut frame `after` short.
+        snapshot: bool,
     },
 }
 

@@ -215,21 +215,25 @@ fn gap_problem(
         before,
         after,
         missing,
+        snapshot,
     } = stream.end
     else {
         return None;
     };
     let how_many = missing.map_or("some".to_string(), |n| n.to_string());
-    let message = if before == after {
-        format!(
+    let message = match before {
+        _ if snapshot => format!(
             "frame {after} ({from} → {to}) was cut short by the capture's snapshot length: \
              {how_many} bytes of its TCP payload are not in the capture"
-        )
-    } else {
-        format!(
+        ),
+        Some(before) => format!(
             "{how_many} bytes of the TCP stream {from} → {to} are not in the capture, \
              between frames {before} and {after}"
-        )
+        ),
+        None => format!(
+            "the first {how_many} bytes of the TCP stream {from} → {to} are not in the \
+             capture, before frame {after}"
+        ),
     };
     Some(ReadProblem::Incomplete {
         span: frame_span(frames, file, after),

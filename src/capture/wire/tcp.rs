@@ -156,7 +156,7 @@ impl Direction {
         // Sequence order; among copies of the same bytes the first captured wins.
         order.sort_by_key(|h| (h.seq.wrapping_sub(base), h.frame));
         let mut cursor: u64 = 0;
-        let mut last_frame = order.first().map_or(0, |h| h.frame);
+        let mut last_frame: Option<u32> = None;
         for held in order {
             let start = u64::from(held.seq.wrapping_sub(base));
             let end = start + u64::from(held.len);
@@ -168,6 +168,7 @@ impl Direction {
                     before: last_frame,
                     after: held.frame,
                     missing: Some(start - cursor),
+                    snapshot: false,
                 };
                 return stream;
             }
@@ -186,14 +187,15 @@ impl Direction {
                 });
                 stream.bytes.extend_from_slice(bytes);
                 cursor = end;
-                last_frame = held.frame;
+                last_frame = Some(held.frame);
             }
             if held.missing > 0 {
                 // The snapshot length cut this packet: its last bytes were never saved.
                 stream.end = StreamEnd::Gap {
-                    before: held.frame,
+                    before: Some(held.frame),
                     after: held.frame,
                     missing: Some(u64::from(held.missing)),
+                    snapshot: true,
                 };
                 return stream;
             }
@@ -206,6 +208,7 @@ impl Direction {
                     before: last_frame,
                     after: frame,
                     missing: Some(fin_at - cursor),
+                    snapshot: false,
                 };
             }
         }
