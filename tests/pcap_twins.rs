@@ -5,13 +5,14 @@
 #[allow(dead_code)]
 #[path = "common/pcap.rs"]
 mod pcap;
+#[path = "common/twin.rs"]
+mod twin;
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use a2alint::capture::HttpReader;
 use a2alint::{Options, lint_source};
-use pcap::{Container, Conversation, Link, Options as WriteOptions, write_capture};
+use pcap::{Container, Link, Options as WriteOptions};
+use twin::{Connections, twin};
 
 fn recordings() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real");
@@ -21,46 +22,6 @@ fn recordings() -> Vec<PathBuf> {
         .map(|entry| entry.unwrap().into_path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "http"))
         .collect()
-}
-
-/// How a twin carries the capture's exchanges.
-#[derive(Clone, Copy, Debug)]
-enum Connections {
-    /// Each exchange on a TCP connection of its own, one after the other.
-    OnePerExchange,
-    /// Every exchange on one keep-alive connection.
-    KeepAlive,
-}
-
-/// The capture's exchanges as TCP traffic, with the exact bytes of its messages.
-fn twin(http: &[u8], options: &WriteOptions, mss: usize, connections: Connections) -> Vec<u8> {
-    let server: SocketAddr = "127.0.0.1:41241".parse().unwrap();
-    let mut lists = Vec::new();
-    let mut shared = Conversation::new("127.0.0.1:49999".parse().unwrap(), server).mss(mss);
-    shared.handshake();
-    for (i, exchange) in HttpReader::new(http).enumerate() {
-        let client: SocketAddr = format!("127.0.0.1:{}", 50000 + i).parse().unwrap();
-        let bytes = |m: &a2alint::capture::Message<'_>| http[m.span.range()].to_vec();
-        let request = exchange.request.as_ref().map(bytes).unwrap_or_default();
-        let mut response: Vec<u8> = exchange.interim.iter().flat_map(bytes).collect();
-        response.extend(exchange.response.as_ref().map(bytes).unwrap_or_default());
-        if let Connections::KeepAlive = connections {
-            shared.exchange(&request, &response);
-            continue;
-        }
-        let mut conversation = Conversation::new(client, server).mss(mss);
-        conversation.handshake();
-        conversation.exchange(&request, &response);
-        conversation.close();
-        lists.push(conversation.packets());
-    }
-    shared.close();
-    if let Connections::KeepAlive = connections {
-        lists.push(shared.packets());
-    }
-    // One connection after the other: their exchanges keep the file's order.
-    let packets: Vec<_> = lists.into_iter().flatten().collect();
-    write_capture(&packets, options).bytes
 }
 
 /// What a finding is about, independent of where it is shown: rule, exchange, member.

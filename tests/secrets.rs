@@ -4,6 +4,12 @@
 //! are run through every `--format`, the GitHub step summary, a baseline file and
 //! `a2alint inspect`; no secret value, nor any 8-character piece of one, may appear.
 
+#[allow(dead_code)]
+#[path = "common/pcap.rs"]
+mod pcap;
+#[path = "common/twin.rs"]
+mod twin;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -460,6 +466,19 @@ fn fixtures(s: &Secrets) -> tempfile::TempDir {
         ("pretty.har", har_pretty(s).into_bytes()),
         ("minified.har", har_minified(s).into_bytes()),
     ];
+    // The same traffic read off the wire: every `.http` fixture has a pcap twin.
+    let twins: Vec<(String, Vec<u8>)> = (files.iter())
+        .filter_map(|(name, bytes)| {
+            let stem = name.strip_suffix(".http")?;
+            let options = pcap::Options::new(pcap::Container::PCAPNG, pcap::Link::Ethernet);
+            let pcap = twin::twin(bytes, &options, 200, twin::Connections::KeepAlive);
+            Some((format!("{stem}.pcapng"), pcap))
+        })
+        .collect();
+    let files = files
+        .into_iter()
+        .map(|(name, bytes)| (name.to_string(), bytes))
+        .chain(twins);
     for (name, bytes) in files {
         std::fs::write(dir.path().join(name), bytes).unwrap();
     }
@@ -694,6 +713,11 @@ fn fixtures_hold_what_they_claim() {
         "gzip.http",
         "pretty.har",
         "minified.har",
+        "headers.pcapng",
+        "push.pcapng",
+        "jwt-rpc.pcapng",
+        "stream.pcapng",
+        "gzip.pcapng",
     ] {
         let rules: Vec<&str> = concise
             .lines()
