@@ -33,7 +33,10 @@ fn findings_name_the_frame_in_every_format() {
     let reports = [report()];
     let fired = common::fired(&reports[0]);
     assert!(fired.contains(&"secret-in-capture"), "{fired:?}");
-    assert!(fired.contains(&"jsonrpc-standard-message") || fired.len() > 1, "{fired:?}");
+    assert!(
+        fired.contains(&"jsonrpc-standard-message") || fired.len() > 1,
+        "{fired:?}"
+    );
     for format in [Format::Human, Format::Concise, Format::Json, Format::Sarif] {
         let text = common::render(format, &reports);
         assert!(

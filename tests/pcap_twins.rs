@@ -5,6 +5,7 @@
 #[allow(dead_code)]
 #[path = "common/pcap.rs"]
 mod pcap;
+#[allow(dead_code)]
 #[path = "common/twin.rs"]
 mod twin;
 
