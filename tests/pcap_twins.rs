@@ -74,3 +74,55 @@ fn every_real_recording_reads_the_same_from_a_pcap() {
     }
     assert!(compared > 100, "only {compared} findings compared");
 }
+
+/// Rule and member of every finding, counted, for a set of captures.
+fn finding_counts(
+    paths: &[PathBuf],
+) -> std::collections::BTreeMap<(String, Option<String>), usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for path in paths {
+        let bytes = std::fs::read(path).unwrap();
+        for (rule, _, member) in findings(&path.to_string_lossy(), &bytes).1 {
+            *counts.entry((rule, member)).or_default() += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn real_tcpdump_captures_agree_with_the_recordings_of_the_same_scenarios() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real/a2a-python");
+    for binding in ["jsonrpc", "http-json"] {
+        let pcap = root.join(format!("pcap/{binding}.pcap"));
+        let report = lint_source(
+            "real.pcap",
+            &std::fs::read(&pcap).unwrap(),
+            &Options::default(),
+        );
+        for d in &report.diagnostics {
+            assert!(
+                !matches!(
+                    d.rule.slug(),
+                    "capture-syntax"
+                        | "capture-incomplete"
+                        | "content-length-mismatch"
+                        | "unpaired-message"
+                ),
+                "{}: {} {}",
+                pcap.display(),
+                d.rule,
+                d.message
+            );
+        }
+        let recordings: Vec<PathBuf> = recordings()
+            .into_iter()
+            .filter(|p| p.starts_with(root.join(binding)))
+            .collect();
+        assert_eq!(
+            finding_counts(&[pcap.clone()]),
+            finding_counts(&recordings),
+            "{}: the same scenarios as samples/real/a2a-python/{binding}/",
+            pcap.display()
+        );
+    }
+}
