@@ -20,7 +20,10 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
         false,
     );
     let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
-        Some(http2) => lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new()),
+        Some(http2) => {
+            lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new());
+            lint.problems(&exchange.problems, Unit::Wire(&exchange));
+        }
         None => {
             let mut reader = HttpReader::new(&exchange.text);
             for mut http1 in reader.by_ref() {

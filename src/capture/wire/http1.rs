@@ -144,6 +144,7 @@ pub fn read_http1(
             origins,
             parts: WireParts::Http1,
             end,
+            problems: Vec::new(),
         });
     }
     // Responses with no request left (the capture began mid-connection, or the server
@@ -168,6 +169,7 @@ pub fn read_http1(
             origins,
             parts: WireParts::Http1,
             end: ExchangeEnd::Unfinished,
+            problems: Vec::new(),
         });
     }
     read

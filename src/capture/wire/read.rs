@@ -156,7 +156,12 @@ fn read_flow(
         })
     };
     if let Some(start) = start {
-        let read = read_h2(&connection, up, down, start, *next_index);
+        let mut read = read_h2(&connection, up, down, start, *next_index);
+        for (index, problem) in read.exchange_problems {
+            if let Some(exchange) = read.exchanges.get_mut(index - *next_index) {
+                exchange.problems.push(problem);
+            }
+        }
         *next_index += read.exchanges.len();
         wire.problems.extend(read.problems);
         for exchange in read.exchanges {

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::capture::model::{Body, Content, Exchange, Header, Message, Origin, StartLine, Version};
+use crate::capture::model::{ReadProblem, Body, Content, Exchange, Header, Message, Origin, StartLine, Version};
 use crate::capture::wire::Connection;
 use crate::source::Span;
 
@@ -23,6 +23,9 @@ pub struct WireExchange {
     pub origins: Vec<TextOrigin>,
     pub parts: WireParts,
     pub end: ExchangeEnd,
+    /// Problems the reader met in this exchange's frames whose spans are spans of
+    /// `text` (a content coding that failed, a field with control bytes in it).
+    pub problems: Vec<ReadProblem>,
 }
 
 /// How an exchange ended on the wire.

@@ -1,0 +1,119 @@
+//! HTTP/2 step three, header blocks: a HEADERS or PUSH_PROMISE frame and the
+//! CONTINUATION frames after it (RFC 9113 §4.3, §6.10) make one block, decoded whole.
+
+use std::ops::Range;
+
+use crate::capture::wire::h2::connection::{Reader, Step};
+use crate::capture::wire::h2::frames::RawFrame;
+use crate::capture::wire::h2::streams::Block;
+
+/// The most bytes one header block may take across its CONTINUATION frames: a peer
+/// sending CONTINUATION without end must not grow memory without bound.
+pub const MAX_BLOCK_BYTES: usize = 1 << 20;
+
+/// A header block whose CONTINUATION frames are still to come.
+pub struct OpenBlock {
+    pub stream: u32,
+    /// For PUSH_PROMISE, the promised stream; for HEADERS, whether it ended the stream.
+    pub promised: Option<u32>,
+    pub end_stream: bool,
+    pub fragments: Vec<Range<usize>>,
+    pub len: usize,
+    /// The frame that began the block.
+    pub first: RawFrame,
+}
+
+impl<'a> Reader<'a> {
+    pub fn begin_block(
+        &mut self,
+        side: usize,
+        raw: RawFrame,
+        fragment: Range<usize>,
+        promised: Option<u32>,
+        end_stream: bool,
+        end_headers: bool,
+    ) -> Step {
+        let open = OpenBlock {
+            stream: raw.stream,
+            promised,
+            end_stream,
+            len: fragment.len(),
+            fragments: vec![fragment],
+            first: raw,
+        };
+        if open.len > MAX_BLOCK_BYTES {
+            return self.block_too_long(side, &open.first);
+        }
+        if end_headers {
+            return self.end_block(side, open);
+        }
+        self.peers[side].open_block = Some(open);
+        Ok(())
+    }
+
+    pub fn continue_block(
+        &mut self,
+        side: usize,
+        raw: &RawFrame,
+        fragment: Range<usize>,
+        end_headers: bool,
+    ) -> Step {
+        let Some(mut open) = self.peers[side].open_block.take() else {
+            let what = "a CONTINUATION frame must follow a HEADERS, PUSH_PROMISE or \
+                        CONTINUATION frame without END_HEADERS (RFC 9113 §6.10)";
+            return self.problem(side, raw, what, true);
+        };
+        open.len += fragment.len();
+        if open.len > MAX_BLOCK_BYTES {
+            return self.block_too_long(side, raw);
+        }
+        open.fragments.push(fragment);
+        if end_headers {
+            return self.end_block(side, open);
+        }
+        self.peers[side].open_block = Some(open);
+        Ok(())
+    }
+
+    fn block_too_long(&mut self, side: usize, raw: &RawFrame) -> Step {
+        let what = format!(
+            "the header block is longer than {MAX_BLOCK_BYTES} bytes (across its CONTINUATION \
+             frames, if any); a2alint reads no longer blocks"
+        );
+        self.problem(side, raw, &what, true)
+    }
+
+    /// Decodes a whole header block (always: the dynamic table must follow every block,
+    /// RFC 7541 §2.2) and gives it to its stream.
+    fn end_block(&mut self, side: usize, open: OpenBlock) -> Step {
+        let peer = &mut self.peers[side];
+        let bytes: &'a [u8] = &peer.stream.bytes;
+        let decoded = match open.fragments.as_slice() {
+            [one] => peer.decoder.decode(&bytes[one.clone()]),
+            many => {
+                let joined: Vec<u8> = (many.iter())
+                    .flat_map(|r| bytes[r.clone()].iter().copied())
+                    .collect();
+                peer.decoder.decode(&joined)
+            }
+        };
+        let fields = match decoded {
+            Ok(fields) => fields,
+            Err(error) => return self.problem(side, &open.first, &error.to_string(), true),
+        };
+        // An empty payload has no file bytes of its own: its frame header stands in.
+        let payload = open.first.payload();
+        let block = Block {
+            fields,
+            payload: if payload.is_empty() {
+                open.first.bytes()
+            } else {
+                payload
+            },
+        };
+        match open.promised {
+            Some(promised) => self.promise(&open.first, promised, block),
+            None => self.headers(side, &open.first, block, open.end_stream),
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! HTTP/2 step two, first half: a header block's Huffman-coded strings (RFC 7541 §5.2)
+//! are decoded in linear time and written out plain before the HPACK decoder sees the
+//! block. The library's own Huffman decoder builds a table for every string, so a block
+//! of many tiny strings would cost seconds; this pass also counts the block's fields.
+
+/// Code lengths of the HPACK Huffman code for symbols 0 to 256 (EOS), RFC 7541
+/// Appendix B. The code is canonical: the codes follow from the lengths.
+const CODE_LENGTHS: [u8; 257] = [
+    13, 23, 28, 28, 28, 28, 28, 28, 28, 24, 30, 28, 28, 30, 28, 28, 28, 28, 28, 28, 28, 28, 30, 28,
+    28, 28, 28, 28, 28, 28, 28, 28, 6, 10, 10, 12, 13, 6, 8, 11, 10, 10, 8, 11, 8, 6, 6, 6, 5, 5,
+    5, 6, 6, 6, 6, 6, 6, 6, 7, 8, 15, 6, 12, 10, 13, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 8, 7, 8, 13, 19, 13, 14, 6, 15, 5, 6, 5, 6, 5, 6, 6, 6, 5, 7, 7, 6, 6,
+    6, 5, 6, 7, 6, 5, 5, 6, 7, 7, 7, 7, 7, 15, 11, 14, 13, 28, 20, 22, 20, 20, 22, 22, 22, 23, 22,
+    23, 23, 23, 23, 23, 24, 23, 24, 24, 22, 23, 24, 23, 23, 23, 23, 21, 22, 23, 22, 23, 23, 24, 22,
+    21, 20, 22, 22, 23, 23, 21, 23, 22, 22, 24, 21, 22, 23, 23, 21, 21, 22, 21, 23, 22, 23, 23, 20,
+    22, 22, 22, 23, 22, 22, 23, 26, 26, 20, 19, 22, 23, 22, 25, 26, 26, 26, 27, 27, 26, 24, 25, 19,
+    21, 26, 27, 27, 26, 27, 24, 21, 21, 26, 26, 28, 27, 27, 27, 20, 24, 20, 21, 22, 21, 21, 23, 22,
+    22, 25, 25, 24, 24, 26, 23, 26, 27, 26, 26, 27, 27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 26, 30,
+];
+const LONGEST: usize = 30;
+const EOS: u16 = 256;
+
+/// The canonical code by length: the first code of each length, how many codes have
+/// it, and the symbols ordered by length, then value.
+struct Canonical {
+    first: [u32; LONGEST + 1],
+    count: [u32; LONGEST + 1],
+    offset: [usize; LONGEST + 1],
+    symbols: [u16; 257],
+}
+
+const fn canonical() -> Canonical {
+    let mut code = Canonical {
+        first: [0; LONGEST + 1],
+        count: [0; LONGEST + 1],
+        offset: [0; LONGEST + 1],
+        symbols: [0; 257],
+    };
+    let (mut len, mut next, mut first) = (1, 0, 0u32);
+    while len <= LONGEST {
+        code.offset[len] = next;
+        code.first[len] = first;
+        let mut symbol = 0;
+        while symbol < 257 {
+            if CODE_LENGTHS[symbol] as usize == len {
+                code.symbols[next] = symbol as u16;
+                next += 1;
+                code.count[len] += 1;
+            }
+            symbol += 1;
+        }
+        first = (first + code.count[len]) << 1;
+        len += 1;
+    }
+    code
+}
+
+static CODE: Canonical = canonical();
+
+/// Appends the string Huffman-coded in `bits` to `out`.
+pub fn decode(bits: &[u8], out: &mut Vec<u8>) -> Result<(), &'static str> {
+    let (mut code, mut len) = (0u32, 0usize);
+    for &byte in bits {
+        for shift in (0..8).rev() {
+            code = code << 1 | u32::from(byte >> shift & 1);
+            len += 1;
+            // Codes of one length are consecutive, from `first`: a prefix below the
+            // range would have matched a shorter code already.
+            let rank = code.wrapping_sub(CODE.first[len]);
+            if rank < CODE.count[len] {
+                let symbol = CODE.symbols[CODE.offset[len] + rank as usize];
+                if symbol == EOS {
+                    return Err("a Huffman string holds the EOS symbol");
+                }
+                out.push(symbol as u8);
+                (code, len) = (0, 0);
+            } else if len == LONGEST {
+                return Err("a Huffman string holds an invalid code");
+            }
+        }
+    }
+    // §5.2: at most 7 bits of padding, all ones (the start of EOS).
+    if len > 7 || code != (1 << len) - 1 {
+        return Err("a Huffman string is not padded with the start of EOS");
+    }
+    Ok(())
+}
+
+/// Reads an HPACK integer with a `prefix`-bit prefix at `*at` (§5.1), copying its bytes
+/// to `out`. Values are kept below 2^28, as the library does.
+fn integer(
+    block: &[u8],
+    at: &mut usize,
+    prefix: u8,
+    out: &mut Vec<u8>,
+) -> Result<usize, &'static str> {
+    const SHORT: &str = "the header block ends inside a field";
+    let start = *at;
+    let max = (1usize << prefix) - 1;
+    let mut value = usize::from(*block.get(*at).ok_or(SHORT)?) & max;
+    *at += 1;
+    if value == max {
+        for shift in (0..28).step_by(7) {
+            let byte = *block.get(*at).ok_or(SHORT)?;
+            *at += 1;
+            value += usize::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                out.extend(&block[start..*at]);
+                return Ok(value);
+            }
+        }
+        return Err("an HPACK integer is longer than 4 continuation bytes");
+    }
+    out.extend(&block[start..*at]);
+    Ok(value)
+}
+
+fn write_length(len: usize, out: &mut Vec<u8>) {
+    if len < 0x7f {
+        out.push(len as u8);
+        return;
+    }
+    out.push(0x7f);
+    let mut rest = len - 0x7f;
+    while rest >= 0x80 {
+        out.push(rest as u8 | 0x80);
+        rest >>= 7;
+    }
+    out.push(rest as u8);
+}
+
+/// `block` with every Huffman string written plain, and how many fields it holds.
+pub fn plain_block(block: &[u8]) -> Result<(Vec<u8>, usize), &'static str> {
+    let mut out = Vec::with_capacity(block.len() + block.len() / 2);
+    let (mut at, mut fields) = (0, 0);
+    let mut discard = Vec::new();
+    while let Some(&first) = block.get(at) {
+        // §6: indexed (1xxxxxxx), literal with indexing (01), size update (001), literal
+        // without indexing or never indexed (000x); a literal's name is a string when
+        // its index is 0.
+        let (prefix, literal) = match first {
+            b if b & 0x80 != 0 => (7, false),
+            b if b & 0x40 != 0 => (6, true),
+            b if b & 0x20 != 0 => (5, false),
+            _ => (4, true),
+        };
+        let index = integer(block, &mut at, prefix, &mut out)?;
+        if prefix == 5 {
+            continue;
+        }
+        fields += 1;
+        if !literal {
+            continue;
+        }
+        for _ in 0..if index == 0 { 2 } else { 1 } {
+            let huffman = block.get(at).is_some_and(|b| b & 0x80 != 0);
+            discard.clear();
+            let len = integer(block, &mut at, 7, &mut discard)?;
+            let end = at.checked_add(len).filter(|&end| end <= block.len());
+            let string = &block[at..end.ok_or("a string runs past the header block")?];
+            at += len;
+            if huffman {
+                discard.clear();
+                decode(string, &mut discard)?;
+                write_length(discard.len(), &mut out);
+                out.extend(&discard);
+            } else {
+                write_length(len, &mut out);
+                out.extend(string);
+            }
+        }
+    }
+    Ok((out, fields))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_the_rfc_7541_examples() {
+        let mut out = Vec::new();
+        let www = [
+            0xf1, 0xe3, 0xc2, 0xe5, 0xf2, 0x3a, 0x6b, 0xa0, 0xab, 0x90, 0xf4, 0xff,
+        ];
+        decode(&www, &mut out).unwrap();
+        assert_eq!(out, b"www.example.com");
+        out.clear();
+        // C.6.1: "Mon, 21 Oct 2013 20:13:21 GMT".
+        let date = [
+            0xd0, 0x7a, 0xbe, 0x94, 0x10, 0x54, 0xd4, 0x44, 0xa8, 0x20, 0x05, 0x95, 0x04, 0x0b,
+            0x81, 0x66, 0xe0, 0x82, 0xa6, 0x2d, 0x1b, 0xff,
+        ];
+        decode(&date, &mut out).unwrap();
+        assert_eq!(out, b"Mon, 21 Oct 2013 20:13:21 GMT");
+    }
+
+    #[test]
+    fn refuses_bad_padding_and_eos() {
+        let mut out = Vec::new();
+        assert!(
+            decode(
+                &[
+                    0xf1, 0xe3, 0xc2, 0xe5, 0xf2, 0x3a, 0x6b, 0xa0, 0xab, 0x90, 0xf4, 0xfe
+                ],
+                &mut out
+            )
+            .is_err()
+        );
+        assert!(decode(&[0xff, 0xff, 0xff, 0xff], &mut out).is_err());
+        assert!(decode(&[0x00], &mut out).is_err());
+        assert!(decode(&[], &mut out).is_ok());
+    }
+
+    #[test]
+    fn writes_strings_plain_and_counts_fields() {
+        // C.4.1: four fields, one Huffman string; then a size update.
+        let block = [
+            0x82, 0x86, 0x84, 0x41, 0x8c, 0xf1, 0xe3, 0xc2, 0xe5, 0xf2, 0x3a, 0x6b, 0xa0, 0xab,
+            0x90, 0xf4, 0xff, 0x20,
+        ];
+        let (plain, fields) = plain_block(&block).unwrap();
+        assert_eq!(fields, 4);
+        assert_eq!(
+            plain,
+            [
+                &[0x82, 0x86, 0x84, 0x41, 15][..],
+                b"www.example.com",
+                &[0x20]
+            ]
+            .concat()
+        );
+        let long = [&[0x00, 0x7f, 0x01][..], &[b'n'; 128], &[0x00]].concat();
+        assert_eq!(plain_block(&long).unwrap().0, long);
+        assert!(plain_block(&[0x40, 0x05, b'a']).is_err());
+        assert!(plain_block(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).is_err());
+    }
+}
