@@ -119,7 +119,7 @@ fn real_tcpdump_captures_agree_with_the_recordings_of_the_same_scenarios() {
             .filter(|p| p.starts_with(root.join(binding)))
             .collect();
         assert_eq!(
-            finding_counts(&[pcap.clone()]),
+            finding_counts(std::slice::from_ref(&pcap)),
             finding_counts(&recordings),
             "{}: the same scenarios as samples/real/a2a-python/{binding}/",
             pcap.display()
