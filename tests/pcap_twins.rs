@@ -3,6 +3,9 @@
 //! exchange by exchange and member by member, as the `.http` file itself.
 
 #[allow(dead_code)]
+#[path = "common/h2.rs"]
+mod h2;
+#[allow(dead_code)]
 #[path = "common/pcap.rs"]
 mod pcap;
 #[allow(dead_code)]
@@ -125,4 +128,25 @@ fn real_tcpdump_captures_agree_with_the_recordings_of_the_same_scenarios() {
             pcap.display()
         );
     }
+}
+
+#[test]
+fn every_real_recording_reads_the_same_over_http2() {
+    let mut compared = 0;
+    for path in recordings() {
+        let http = std::fs::read(&path).unwrap();
+        let Some(pcap) = twin::h2_twin(&http) else {
+            continue;
+        };
+        let name = path.to_string_lossy();
+        let (exchanges, found) = findings("h2.pcap", &pcap);
+        let (expected_exchanges, expected) = findings(&name, &http);
+        assert_eq!(exchanges, expected_exchanges, "{name} over HTTP/2");
+        assert_eq!(found, expected, "{name} over HTTP/2");
+        compared += 1;
+    }
+    assert!(
+        compared >= 80,
+        "only {compared} recordings compared over HTTP/2"
+    );
 }

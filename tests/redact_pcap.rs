@@ -2,6 +2,9 @@
 //! capture reads back with the same exchanges, framing and TCP checksums, and no secret.
 
 #[allow(dead_code)]
+#[path = "common/h2.rs"]
+mod h2;
+#[allow(dead_code)]
 #[path = "common/pcap.rs"]
 mod pcap;
 #[allow(dead_code)]

@@ -5,6 +5,9 @@
 //! `a2alint inspect`; no secret value, nor any 8-character piece of one, may appear.
 
 #[allow(dead_code)]
+#[path = "common/h2.rs"]
+mod h2;
+#[allow(dead_code)]
 #[path = "common/pcap.rs"]
 mod pcap;
 #[allow(dead_code)]
@@ -473,8 +476,12 @@ fn fixtures(s: &Secrets) -> tempfile::TempDir {
             let stem = name.strip_suffix(".http")?;
             let options = pcap::Options::new(pcap::Container::PCAPNG, pcap::Link::Ethernet);
             let pcap = twin::twin(bytes, &options, 200, twin::Connections::KeepAlive);
-            Some((format!("{stem}.pcapng"), pcap))
+            let mut twins = vec![(format!("{stem}.pcapng"), pcap)];
+            // And over HTTP/2: credentials in HPACK-coded fields, Huffman strings too.
+            twins.extend(twin::h2_twin(bytes).map(|h2| (format!("{stem}-h2.pcap"), h2)));
+            Some(twins)
         })
+        .flatten()
         .collect();
     let files = files
         .into_iter()
@@ -719,6 +726,11 @@ fn fixtures_hold_what_they_claim() {
         "jwt-rpc.pcapng",
         "stream.pcapng",
         "gzip.pcapng",
+        "headers-h2.pcap",
+        "push-h2.pcap",
+        "jwt-rpc-h2.pcap",
+        "stream-h2.pcap",
+        "gzip-h2.pcap",
     ] {
         let rules: Vec<&str> = concise
             .lines()
