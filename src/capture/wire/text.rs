@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 
-use crate::capture::model::{ReadProblem, Body, Content, Exchange, Header, Message, Origin, StartLine, Version};
+use crate::capture::model::{
+    Body, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
+};
 use crate::capture::wire::Connection;
 use crate::source::Span;
 
