@@ -123,8 +123,8 @@ impl Stream {
 pub struct Wire {
     /// Problems about frames and connections; their spans are [`file_span`]s.
     pub problems: Vec<ReadProblem>,
-    /// Where each frame's packet bytes start in the file: frame `n` is `frames[n - 1]`.
-    pub frames: Vec<usize>,
+    /// Each frame's packet bytes in the file: frame `n` is `frames[n - 1]`.
+    pub frames: Vec<Span>,
     pub counts: WireCounts,
 }
 

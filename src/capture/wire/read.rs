@@ -20,7 +20,8 @@ pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
     let mut flows = Flows::default();
     let mut fragment: Option<u32> = None;
     let result = for_each_packet(file, &mut |packet| {
-        wire.frames.push(packet.offset);
+        wire.frames
+            .push(Span::new(packet.offset, packet.offset + packet.data.len()));
         match decode(&packet) {
             Decoded::Tcp(segment) => flows.add(&segment),
             Decoded::Fragment => {
@@ -35,7 +36,7 @@ pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
         wire.problems.push(container_problem(&error));
     }
     if let Some(frame) = fragment {
-        let span = frame_span(&wire.frames, file, frame);
+        let span = frame_span(&wire.frames, frame);
         wire.problems.push(ReadProblem::Incomplete {
             span,
             message: format!("frame {frame} is a fragment of an IP packet, which a2alint does not put back together"),
@@ -47,7 +48,7 @@ pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
     }
     if let Some((frame, count)) = flows.dropped {
         wire.problems.push(ReadProblem::Incomplete {
-            span: frame_span(&wire.frames, file, frame),
+            span: frame_span(&wire.frames, frame),
             message: format!(
                 "{count} packets from frame {frame} on belong to connections beyond the \
                  {MAX_CONNECTIONS} a2alint follows in one file; they were not read"
@@ -81,7 +82,7 @@ fn read_flow(
         let encrypted = streams.iter().any(|s| is_tls(&s.bytes));
         if encrypted {
             wire.counts.tls_connections += 1;
-            tls_problem(file, flow, wire);
+            tls_problem(flow, wire);
         } else {
             wire.counts.skipped_connections += 1;
         }
@@ -95,7 +96,7 @@ fn read_flow(
     let (up, down) = (&streams[client], &streams[1 - client]);
     if is_tls(&up.bytes) {
         wire.counts.tls_connections += 1;
-        tls_problem(file, flow, wire);
+        tls_problem(flow, wire);
         return;
     }
     wire.counts.http_connections += 1;
@@ -103,7 +104,7 @@ fn read_flow(
         (up, connection.client, connection.server),
         (down, connection.server, connection.client),
     ] {
-        if let Some(problem) = gap_problem(file, &wire.frames, stream, from, to) {
+        if let Some(problem) = gap_problem(&wire.frames, stream, from, to) {
             wire.problems.push(problem);
         }
     }
@@ -113,7 +114,7 @@ fn read_flow(
     ] {
         if let Some(frame) = dir.overflow {
             wire.problems.push(ReadProblem::Incomplete {
-                span: frame_span(&wire.frames, file, frame),
+                span: frame_span(&wire.frames, frame),
                 message: format!(
                     "the {side} of connection {connection} sent more than a2alint reads of \
                      one connection; the rest, from frame {frame}, was not read"
@@ -133,7 +134,7 @@ fn read_flow(
         *next_index += read.exchanges.len();
         if let Some(frame) = read.open_at_end {
             wire.problems.push(ReadProblem::Incomplete {
-                span: frame_span(&wire.frames, file, frame),
+                span: frame_span(&wire.frames, frame),
                 message: format!(
                     "the capture ends while the message starting in frame {frame} was still \
                      arriving on connection {connection}, which neither peer had closed"
@@ -192,10 +193,10 @@ fn is_tls(bytes: &[u8]) -> bool {
     matches!(bytes, [22 | 23, 3, 0..=4, ..])
 }
 
-fn tls_problem(file: &[u8], flow: &Flow, wire: &mut Wire) {
+fn tls_problem(flow: &Flow, wire: &mut Wire) {
     let (a, b) = (flow.peers[0], flow.peers[1]);
     wire.problems.push(ReadProblem::Incomplete {
-        span: frame_span(&wire.frames, file, flow.first_frame),
+        span: frame_span(&wire.frames, flow.first_frame),
         message: format!(
             "the connection between {a} and {b} (ports {} and {}) is encrypted with TLS; \
              a2alint does not decrypt it",
@@ -210,8 +211,7 @@ fn tls_problem(file: &[u8], flow: &Flow, wire: &mut Wire) {
 }
 
 fn gap_problem(
-    file: &[u8],
-    frames: &[usize],
+    frames: &[Span],
     stream: &Stream,
     from: std::net::SocketAddr,
     to: std::net::SocketAddr,
@@ -241,7 +241,7 @@ fn gap_problem(
         ),
     };
     Some(ReadProblem::Incomplete {
-        span: frame_span(frames, file, after),
+        span: frame_span(frames, after),
         message,
         help: "a2alint reads nothing after a hole in a connection, so no finding guesses at \
                the missing bytes; capture again with the whole packet kept (`tcpdump -s 0`) \
@@ -252,15 +252,9 @@ fn gap_problem(
 }
 
 /// The file span of frame `frame`'s packet bytes, as a [`file_span`].
-fn frame_span(frames: &[usize], file: &[u8], frame: u32) -> Span {
+fn frame_span(frames: &[Span], frame: u32) -> Span {
     let index = (frame as usize).saturating_sub(1);
-    let start = frames.get(index).copied().unwrap_or(0);
-    let end = frames
-        .get(index + 1)
-        .copied()
-        .unwrap_or(file.len())
-        .max(start);
-    file_span(Span::new(start, end))
+    file_span(frames.get(index).copied().unwrap_or_default())
 }
 
 fn container_problem(error: &ContainerError) -> ReadProblem {
