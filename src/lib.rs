@@ -2,13 +2,19 @@
 //! where it breaks the A2A error contract and related wire rules.
 //!
 //! ```text
-//! paths ── walk ──▶ sorted capture files (explicit files of any name; - for stdin)
-//!       ── rayon, one file per task, order kept ──▶ for each file:
-//!            bytes ── capture::read_http ──▶ exchanges, every part with its byte span
+//! paths ── walk ──▶ sorted capture files (.http, .har, .pcap/.pcapng/.cap; explicit files
+//!                   of any name; - for stdin)
+//!       ── rayon, one file per task, order kept ──▶ for each file, by its format:
+//!            .http  bytes ── capture::read_http ──▶ exchanges, every part with its byte span
+//!            HAR    entries ── each written as HTTP/1.1 text ──▶ exchanges of that text
+//!            pcap   packets ── capture::wire: link and IP, TCP reassembly per connection
+//!                   ── HTTP/1.x (the .http framing) or HTTP/2 (frames, HPACK) ──▶ one text
+//!                   view per exchange, whose bytes know their frames and file offsets
 //!            each exchange ── classify ──▶ a view (JSON decoded once, dropped after)
 //!            views ── every rule ──▶ findings
-//!            findings ── resolve ──▶ diagnostics with line, column and a small window;
-//!                                    the file's bytes are dropped here
+//!            findings ── resolve (one place per format: file lines, HAR members, frames)
+//!                        ──▶ diagnostics with a location and a small window;
+//!                        the file's bytes are dropped here
 //!       ── config ignores, baseline ──▶ findings that count
 //!       ── report (human, concise, json, sarif, github, gitlab, junit) ──▶ stdout or --output;
 //!          summary ──▶ stderr
