@@ -53,3 +53,35 @@ fn findings_name_the_frame_in_every_format() {
         insta::assert_snapshot!(format!("pcap_{format:?}").to_lowercase(), text);
     }
 }
+
+#[test]
+fn inspect_names_each_exchange_by_its_frame_and_stream() {
+    let mut conversation = Conversation::new(
+        "192.0.2.10:40222".parse().unwrap(),
+        "192.0.2.20:8080".parse().unwrap(),
+    );
+    conversation.handshake();
+    conversation.exchange(REQUEST, RESPONSE);
+    conversation.exchange(REQUEST, RESPONSE);
+    conversation.close();
+    let written = write_capture(&conversation.packets(), &WriteOptions::default());
+    let rows = a2alint::inspect::inspect_source("run.pcap", &written.bytes, Default::default());
+    let places: Vec<_> = rows.iter().map(|r| (r.frame, r.stream, r.line)).collect();
+    // Each row is placed at the frame that carries its request's first bytes.
+    let request_frames: Vec<u32> = (written.frames.iter())
+        .filter(|f| f.payload_len > 0 && written.payload(f).starts_with(b"POST"))
+        .map(|f| f.number)
+        .collect();
+    assert_eq!(
+        places,
+        request_frames
+            .iter()
+            .map(|&f| (Some(f), None, None))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.error.as_deref() == Some("TaskNotFoundError")),
+        "{rows:?}"
+    );
+}
