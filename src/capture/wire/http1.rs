@@ -125,27 +125,18 @@ pub fn read_http1(
             // Switched to another protocol (a WebSocket, say): not HTTP from here on.
             return read;
         }
-        let mut text = Vec::new();
-        let mut origins = Vec::new();
-        copy(client, request.range.clone(), &mut text, &mut origins);
-        for response in group {
-            copy(server, response.range.clone(), &mut text, &mut origins);
-        }
+        let parts = std::iter::once((client, request.range.clone())).chain(
+            group
+                .iter()
+                .map(|response| (server, response.range.clone())),
+        );
         let end = if request.cut || response_cut || !answered {
             ExchangeEnd::Unfinished
         } else {
             ExchangeEnd::Complete
         };
-        read.exchanges.push(WireExchange {
-            index: first_index + read.exchanges.len(),
-            connection: connection.clone(),
-            stream: None,
-            text,
-            origins,
-            parts: WireParts::Http1,
-            end,
-            problems: Vec::new(),
-        });
+        let index = first_index + read.exchanges.len();
+        read.exchanges.push(exchange(connection, index, parts, end));
     }
     // Responses with no request left (the capture began mid-connection, or the server
     // sent one unasked) are still exchanges the rules should see.
@@ -158,21 +149,36 @@ pub fn read_http1(
             read.unread += 1;
             break;
         }
-        let mut text = Vec::new();
-        let mut origins = Vec::new();
-        copy(server, found.range.clone(), &mut text, &mut origins);
-        read.exchanges.push(WireExchange {
-            index: first_index + read.exchanges.len(),
-            connection: connection.clone(),
-            stream: None,
-            text,
-            origins,
-            parts: WireParts::Http1,
-            end: ExchangeEnd::Unfinished,
-            problems: Vec::new(),
-        });
+        let index = first_index + read.exchanges.len();
+        let parts = std::iter::once((server, found.range.clone()));
+        read.exchanges
+            .push(exchange(connection, index, parts, ExchangeEnd::Unfinished));
     }
     read
+}
+
+/// The exchange made of these message bytes of the connection's streams, in order.
+fn exchange<'a>(
+    connection: &Connection,
+    index: usize,
+    parts: impl Iterator<Item = (&'a Stream, Range<usize>)>,
+    end: ExchangeEnd,
+) -> WireExchange {
+    let mut text = Vec::new();
+    let mut origins = Vec::new();
+    for (stream, range) in parts {
+        copy(stream, range, &mut text, &mut origins);
+    }
+    WireExchange {
+        index,
+        connection: connection.clone(),
+        stream: None,
+        text,
+        origins,
+        parts: WireParts::Http1,
+        end,
+        problems: Vec::new(),
+    }
 }
 
 /// Appends stream bytes `range` to `text`, with where each run came from in the file.
