@@ -27,12 +27,15 @@ pub struct Redaction {
 /// some that a2alint cannot replace (the file is then left as it is).
 pub fn redact_source(path: &str, bytes: &[u8]) -> Result<Option<Redaction>, String> {
     let pcap = is_pcap(bytes);
-    let mut edits = if is_har(path, bytes) {
-        har::plan(bytes)
+    // A pcap's edits are counted as they are planned: an HPACK value's replacement is a
+    // Huffman coding, not `*`s.
+    let (mut edits, counted) = if is_har(path, bytes) {
+        (har::plan(bytes), None)
     } else if pcap {
-        pcap::plan(bytes).map_err(|why| format!("{path}: {why}"))?
+        let (edits, count) = pcap::plan(bytes).map_err(|why| format!("{path}: {why}"))?;
+        (edits, Some(count))
     } else {
-        http::plan(bytes)
+        (http::plan(bytes), None)
     };
     if edits.is_empty() {
         return Ok(None);
@@ -44,13 +47,14 @@ pub fn redact_source(path: &str, bytes: &[u8]) -> Result<Option<Redaction>, Stri
     }
     // Content-Length and chunk-size edits are bookkeeping, not credentials.
     let placeholder = crate::secrets::PLACEHOLDER.as_bytes();
-    let replaced = edits
-        .iter()
-        .filter(|e| {
-            memchr::memmem::find(&e.replacement, placeholder).is_some()
-                || (!e.replacement.is_empty() && e.replacement.iter().all(|&b| b == b'*'))
-        })
-        .count();
+    let replaced = counted.unwrap_or_else(|| {
+        (edits.iter())
+            .filter(|e| {
+                memchr::memmem::find(&e.replacement, placeholder).is_some()
+                    || (!e.replacement.is_empty() && e.replacement.iter().all(|&b| b == b'*'))
+            })
+            .count()
+    });
     Ok((redacted != bytes).then(|| Redaction {
         path: path.to_string(),
         replaced,

@@ -1,67 +1,121 @@
 //! Plans the edits that redact a pcap or pcapng capture: every credential byte in a
 //! packet is replaced by `*` in place, so lengths, TCP sequence numbers and the framing
-//! of every message stay as they were.
+//! of every message stay as they were. An HTTP/2 header value is replaced where HPACK
+//! coded it, by a placeholder of the same decoded and coded length, so both peers'
+//! dynamic tables keep their sizes (RFC 7541 §4.1) and every later field decodes as before.
 
 use std::ops::Range;
 
-use crate::capture::wire::{TextOrigin, WireExchange, read_pcap};
+use crate::capture::wire::h2::{LiteralField, placeholder};
+use crate::capture::wire::{TextOrigin, WireExchange, read_pcap_literals};
 use crate::capture::{Exchange, HttpReader, Message, Origin, map_pieces};
 use crate::redact::edit::Edit;
 use crate::secrets;
 use crate::source::Span;
 
-/// The edits that redact `file`, or why it cannot be redacted without changing what a
-/// reader would decode (then nothing is changed).
-pub fn plan(file: &[u8]) -> Result<Vec<Edit>, String> {
+/// The edits that redact `file` and how many credentials they replace, or why it
+/// cannot be redacted without changing what a reader would decode (then nothing is
+/// changed).
+pub fn plan(file: &[u8]) -> Result<(Vec<Edit>, usize), String> {
     let mut edits = Vec::new();
+    let mut credentials = 0;
     let mut refusal: Option<String> = None;
-    read_pcap(file, &mut |wire| {
+    let mut literals = Vec::new();
+    let mut each = |wire: WireExchange| {
         if refusal.is_some() {
             return;
         }
+        let mut plan = |exchange: &Exchange<'_>| plan_exchange(&wire, exchange, &mut edits);
         let result = match wire.http2_exchange() {
-            Some(exchange) => plan_exchange(&wire, &exchange, &mut edits),
-            None => HttpReader::new(&wire.text)
-                .try_for_each(|exchange| plan_exchange(&wire, &exchange, &mut edits)),
+            Some(exchange) => plan(&exchange),
+            None => HttpReader::new(&wire.text).try_fold(0, |n, e| Ok(n + plan(&e)?)),
         };
-        if let Err(why) = result {
-            refusal = Some(why);
+        match result {
+            Ok(n) => credentials += n,
+            Err(why) => refusal = Some(why),
+        }
+    };
+    read_pcap_literals(file, &mut each, &mut |field| {
+        if is_secret(&field) {
+            literals.push(field);
         }
     });
-    match refusal {
-        Some(why) => Err(why),
-        None => Ok(edits),
+    if let Some(why) = refusal {
+        return Err(why);
     }
+    for field in &literals {
+        plan_literal(field, &mut edits)?;
+    }
+    Ok((edits, credentials + literals.len()))
 }
 
+/// A literal field holding a credential that is not a placeholder yet.
+fn is_secret(field: &LiteralField) -> bool {
+    std::str::from_utf8(&field.name).is_ok_and(secrets::is_credential_header)
+        && !secrets::is_placeholder(&field.value)
+}
+
+/// Replaces the coded value of an HPACK literal (RFC 7541 §6.2) in place. The dynamic
+/// table entry it may add then holds the placeholder, and so does every indexed field
+/// that refers to it (§6.1): those carry no value octets of their own.
+fn plan_literal(field: &LiteralField, edits: &mut Vec<Edit>) -> Result<(), String> {
+    let octets: usize = field.octets.iter().map(|r| r.len()).sum();
+    let Some(replacement) = placeholder(field.value.len(), octets, field.huffman) else {
+        return Err(format!(
+            "frame {}, stream {}: the Huffman-coded `{}` value ({} characters in {octets} \
+             octets) has no placeholder coded in exactly as many octets; a2alint cannot \
+             replace it without changing the header block's length, so this file was left \
+             unchanged",
+            field.frame,
+            field.stream,
+            String::from_utf8_lossy(&field.name),
+            field.value.len(),
+        ));
+    };
+    let mut rest = replacement.as_slice();
+    for range in &field.octets {
+        let (here, after) = rest.split_at(range.len());
+        edits.push(Edit::new(range.clone(), here));
+        rest = after;
+    }
+    Ok(())
+}
+
+/// Masks the credentials of `exchange` that its view shows as the file holds them, and
+/// returns how many. HPACK-coded header values are replaced from their literals instead
+/// ([`plan_literal`]): the view shows them decoded.
 fn plan_exchange(
     wire: &WireExchange,
     exchange: &Exchange<'_>,
     edits: &mut Vec<Edit>,
-) -> Result<(), String> {
+) -> Result<usize, String> {
+    let mut count = 0;
     for message in exchange.request.iter().chain(&exchange.response) {
         let fields = message.headers.iter().chain(&message.trailers);
         for header in fields {
-            if secrets::is_credential_header(header.name) && !secrets::is_placeholder(header.value)
-            {
-                mask(wire, header.value_span, edits)
-                    .map_err(|frame| hpack_refusal(wire, frame, header.name))?;
+            let secret = secrets::is_credential_header(header.name)
+                && !secrets::is_placeholder(header.value);
+            // A value that is not the file's bytes was decoded from an HPACK block:
+            // `plan_literal` replaces it where it is coded.
+            if secret && mask(wire, header.value_span, edits).is_ok() {
+                count += 1;
             }
         }
-        plan_body(wire, message, edits)?;
+        count += plan_body(wire, message, edits)?;
     }
-    Ok(())
+    Ok(count)
 }
 
 fn plan_body(
     wire: &WireExchange,
     message: &Message<'_>,
     edits: &mut Vec<Edit>,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let Some(content) = &message.body.content else {
-        return Ok(());
+        return Ok(0);
     };
-    for found in secrets::find_in_text(&content.bytes) {
+    let found = secrets::find_in_text(&content.bytes);
+    for found in &found {
         let span = Span::new(found.start, found.end);
         let text = match &content.origin {
             Origin::Verbatim { start } => span.shift(*start),
@@ -73,7 +127,7 @@ fn plan_body(
                     if from < to {
                         let start = map_pieces(pieces, from, false);
                         mask(wire, Span::new(start, start + (to - from)), edits)
-                            .map_err(|frame| hpack_refusal(wire, frame, "body"))?;
+                            .map_err(|frame| refusal(wire, frame, "body"))?;
                     }
                 }
                 continue;
@@ -86,18 +140,18 @@ fn plan_body(
                 ));
             }
         };
-        mask(wire, text, edits).map_err(|frame| hpack_refusal(wire, frame, "body"))?;
+        mask(wire, text, edits).map_err(|frame| refusal(wire, frame, "body"))?;
     }
-    Ok(())
+    Ok(found.len())
 }
 
-/// Masks text span `span` of `wire`'s view in the file; `Err(frame)` when the bytes are
-/// not in the file as they are shown (an HPACK-coded header).
+/// Masks text span `span` of `wire`'s view in the file; `Err(frame)`, with nothing
+/// masked, when the bytes are not in the file as they are shown.
 fn mask(wire: &WireExchange, span: Span, edits: &mut Vec<Edit>) -> Result<(), u32> {
+    if let Some(origin) = overlapping(&wire.origins, span).find(|o| !o.exact) {
+        return Err(origin.frame);
+    }
     for origin in overlapping(&wire.origins, span) {
-        if !origin.exact {
-            return Err(origin.frame);
-        }
         let from = span.start.max(origin.text.start);
         let to = span.end.min(origin.text.end);
         let file: Range<usize> = origin.file.start + (from - origin.text.start)
@@ -114,13 +168,12 @@ fn overlapping(origins: &[TextOrigin], span: Span) -> impl Iterator<Item = &Text
         .take_while(move |o| o.text.start < span.end)
 }
 
-fn hpack_refusal(wire: &WireExchange, frame: u32, what: &str) -> String {
+fn refusal(wire: &WireExchange, frame: u32, what: &str) -> String {
     let stream = wire
         .stream
         .map_or(String::new(), |s| format!(", stream {s}"));
     format!(
-        "frame {frame}{stream} carries `{what}` HPACK-coded; a2alint cannot yet replace a \
-         credential inside an HTTP/2 header block without breaking both peers' header \
-         tables, so this file was left unchanged"
+        "frame {frame}{stream} carries `{what}` in bytes that are not the file's one for one; \
+         a2alint cannot replace it in place, so this file was left unchanged"
     )
 }

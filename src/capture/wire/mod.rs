@@ -15,7 +15,7 @@ mod text;
 use std::net::SocketAddr;
 
 pub use container::is_pcap;
-pub use read::{frame_offsets, read_pcap};
+pub use read::{frame_offsets, read_pcap, read_pcap_literals};
 pub use rewrite::refresh_checksums;
 pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireMessage, WireParts};
 

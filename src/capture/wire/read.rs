@@ -4,7 +4,7 @@
 
 use crate::capture::model::ReadProblem;
 use crate::capture::wire::container::{ContainerError, for_each_packet};
-use crate::capture::wire::h2::{H2Start, read_h2};
+use crate::capture::wire::h2::{H2Start, LiteralField, read_h2, read_h2_literals};
 use crate::capture::wire::http1::{read_http1, starts_message};
 use crate::capture::wire::link::{Decoded, decode};
 use crate::capture::wire::tcp::{Flow, Flows, MAX_CONNECTIONS};
@@ -14,8 +14,25 @@ use crate::source::Span;
 /// The HTTP/2 client connection preface (RFC 9113 §3.4).
 pub const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
+/// Hands on the literal fields of HTTP/2 header blocks, when a caller asked for them.
+type Literals<'a> = Option<&'a mut dyn FnMut(LiteralField)>;
+
 /// Reads the pcap or pcapng `file`, handing each exchange to `each` as it is read.
 pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
+    read(file, each, None)
+}
+
+/// Reads `file` as [`read_pcap`] does, and hands `literal` every literal field of every
+/// HTTP/2 header block with where its value is coded in the file (for `redact`).
+pub fn read_pcap_literals(
+    file: &[u8],
+    each: &mut dyn FnMut(WireExchange),
+    literal: &mut dyn FnMut(LiteralField),
+) -> Wire {
+    read(file, each, Some(literal))
+}
+
+fn read(file: &[u8], each: &mut dyn FnMut(WireExchange), mut literals: Literals<'_>) -> Wire {
     let mut wire = Wire::default();
     let mut flows = Flows::default();
     let mut fragment: Option<u32> = None;
@@ -60,7 +77,15 @@ pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
     wire.counts.connections = flows.flows.len();
     let mut next_index = 0;
     for (number, flow) in flows.flows.iter().enumerate() {
-        read_flow(file, flow, number + 1, &mut wire, &mut next_index, each);
+        read_flow(
+            file,
+            flow,
+            number + 1,
+            &mut wire,
+            &mut next_index,
+            each,
+            &mut literals,
+        );
     }
     wire
 }
@@ -72,6 +97,7 @@ fn read_flow(
     wire: &mut Wire,
     next_index: &mut usize,
     each: &mut dyn FnMut(WireExchange),
+    literals: &mut Literals<'_>,
 ) {
     let reset = flow.reset();
     let streams = [
@@ -157,7 +183,14 @@ fn read_flow(
         })
     };
     if let Some(start) = start {
-        let mut read = read_h2(&connection, up, down, start, *next_index);
+        let mut read = match literals {
+            Some(literal) => {
+                let mut read = read_h2_literals(&connection, up, down, start, *next_index);
+                read.literals.drain(..).for_each(&mut **literal);
+                read
+            }
+            None => read_h2(&connection, up, down, start, *next_index),
+        };
         for (index, problem) in read.exchange_problems {
             if let Some(exchange) = read.exchanges.get_mut(index - *next_index) {
                 exchange.problems.push(problem);

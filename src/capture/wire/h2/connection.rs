@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::capture::model::ReadProblem;
-use crate::capture::wire::h2::blocks::OpenBlock;
+use crate::capture::wire::h2::blocks::{LiteralField, OpenBlock};
 use crate::capture::wire::h2::frames::{self, Frame, RawFrame};
 use crate::capture::wire::h2::hpack::HeaderDecoder;
 use crate::capture::wire::h2::streams::{H2Stream, MAX_STREAMS, Streams};
@@ -81,6 +81,8 @@ pub struct Reader<'a> {
     pub problems: Vec<ReadProblem>,
     /// The lowest GOAWAY each peer sent: `(last stream id, frame)`.
     pub goaway: [Option<(u32, u32)>; 2],
+    /// Every literal field of the blocks decoded, in order, when asked for.
+    pub literals: Option<Vec<LiteralField>>,
 }
 
 impl<'a> Reader<'a> {
@@ -90,6 +92,7 @@ impl<'a> Reader<'a> {
             streams: Streams::default(),
             problems: Vec::new(),
             goaway: [None, None],
+            literals: None,
         }
     }
 

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use loona_hpack::Decoder;
 use loona_hpack::decoder::DecoderError;
 
-use crate::capture::wire::h2::huffman::plain_block;
+use crate::capture::wire::h2::huffman::{ValueString, plain_block};
 
 /// SETTINGS_HEADER_TABLE_SIZE until a SETTINGS frame changes it (RFC 9113 §6.5.2).
 const DEFAULT_TABLE_SIZE: usize = 4096;
@@ -28,6 +28,9 @@ const MAX_PENDING: usize = 16;
 pub struct Field {
     pub name: Vec<u8>,
     pub value: Vec<u8>,
+    /// For a literal field, where its value string sits in the block it came in (offsets
+    /// into the fragments joined); `None` for an indexed field, whose value is in a table.
+    pub value_at: Option<ValueString>,
 }
 
 /// Why a header block could not be read. Each one leaves this direction's dynamic table
@@ -148,14 +151,19 @@ impl HeaderDecoder {
     /// Decodes one whole header block (HEADERS or PUSH_PROMISE and its CONTINUATION
     /// fragments joined).
     pub fn decode(&mut self, block: &[u8]) -> Result<Vec<Field>, HpackError> {
-        let (block, count) = plain_block(block).map_err(HpackError::Malformed)?;
+        let plain = plain_block(block).map_err(HpackError::Malformed)?;
         // Every field counts 32 bytes at least: too many is refused before decoding.
+        let count = plain.values.len();
         if count.saturating_mul(32) > MAX_LIST_SIZE {
             return Err(HpackError::ListTooLarge { size: count * 32 });
         }
         let mut fields = Vec::new();
         let mut size = 0usize;
-        let result = self.decoder.decode_with_cb(&block, |name, value| {
+        // The library hands back one field per representation, in order, as the plain
+        // block lists them (a dynamic table size update gives none, §6.3).
+        let mut values = plain.values.into_iter();
+        let result = self.decoder.decode_with_cb(&plain.bytes, |name, value| {
+            let value_at = values.next().flatten();
             // The library has no way to stop from here: past the limit, fields are
             // counted and dropped, and the block is refused after it ends.
             size = size.saturating_add(name.len() + value.len() + 32);
@@ -163,6 +171,7 @@ impl HeaderDecoder {
                 fields.push(Field {
                     name: name.into_owned(),
                     value: value.into_owned(),
+                    value_at,
                 });
             }
         });

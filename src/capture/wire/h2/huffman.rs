@@ -1,7 +1,10 @@
 //! HTTP/2 step two, first half: a header block's Huffman-coded strings (RFC 7541 §5.2)
 //! are decoded in linear time and written out plain before the HPACK decoder sees the
 //! block. The library's own Huffman decoder builds a table for every string, so a block
-//! of many tiny strings would cost seconds; this pass also counts the block's fields.
+//! of many tiny strings would cost seconds; this pass also notes where each field's
+//! value string sits. Strings are coded here too, for `redact`'s replacements.
+
+use std::ops::Range;
 
 /// Code lengths of the HPACK Huffman code for symbols 0 to 256 (EOS), RFC 7541
 /// Appendix B. The code is canonical: the codes follow from the lengths.
@@ -21,12 +24,13 @@ const LONGEST: usize = 30;
 const EOS: u16 = 256;
 
 /// The canonical code by length: the first code of each length, how many codes have
-/// it, and the symbols ordered by length, then value.
+/// it, the symbols ordered by length, then value, and each symbol's code.
 struct Canonical {
     first: [u32; LONGEST + 1],
     count: [u32; LONGEST + 1],
     offset: [usize; LONGEST + 1],
     symbols: [u16; 257],
+    codes: [u32; 257],
 }
 
 const fn canonical() -> Canonical {
@@ -35,6 +39,7 @@ const fn canonical() -> Canonical {
         count: [0; LONGEST + 1],
         offset: [0; LONGEST + 1],
         symbols: [0; 257],
+        codes: [0; 257],
     };
     let (mut len, mut next, mut first) = (1, 0, 0u32);
     while len <= LONGEST {
@@ -44,6 +49,7 @@ const fn canonical() -> Canonical {
         while symbol < 257 {
             if CODE_LENGTHS[symbol] as usize == len {
                 code.symbols[next] = symbol as u16;
+                code.codes[symbol] = first + code.count[len];
                 next += 1;
                 code.count[len] += 1;
             }
@@ -56,6 +62,29 @@ const fn canonical() -> Canonical {
 }
 
 static CODE: Canonical = canonical();
+
+/// How many bits the code of `byte` takes (RFC 7541 Appendix B).
+pub fn code_len(byte: u8) -> usize {
+    usize::from(CODE_LENGTHS[usize::from(byte)])
+}
+
+/// `text` Huffman-coded, the last octet padded with the high bits of EOS, all ones (§5.2).
+pub fn encode(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let (mut acc, mut bits) = (0u64, 0);
+    for &byte in text {
+        acc = acc << code_len(byte) | u64::from(CODE.codes[usize::from(byte)]);
+        bits += code_len(byte);
+        while bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    if bits > 0 {
+        out.push((acc << (8 - bits)) as u8 | 0xff >> bits);
+    }
+    out
+}
 
 /// Appends the string Huffman-coded in `bits` to `out`.
 pub fn decode(bits: &[u8], out: &mut Vec<u8>) -> Result<(), &'static str> {
@@ -129,10 +158,26 @@ fn write_length(len: usize, out: &mut Vec<u8>) {
     out.push(rest as u8);
 }
 
-/// `block` with every Huffman string written plain, and how many fields it holds.
-pub fn plain_block(block: &[u8]) -> Result<(Vec<u8>, usize), &'static str> {
+/// Where a literal field's value string sits in its header block: the string's octets
+/// after its length prefix (§5.2), and whether they are Huffman-coded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueString {
+    pub octets: Range<usize>,
+    pub huffman: bool,
+}
+
+/// A header block with every Huffman string written plain, and one entry per field, in
+/// order: its value string when the field is a literal (§6.2), `None` when indexed (§6.1).
+pub struct PlainBlock {
+    pub bytes: Vec<u8>,
+    pub values: Vec<Option<ValueString>>,
+}
+
+/// `block` with every Huffman string written plain, and where its fields' values sit.
+pub fn plain_block(block: &[u8]) -> Result<PlainBlock, &'static str> {
     let mut out = Vec::with_capacity(block.len() + block.len() / 2);
-    let (mut at, mut fields) = (0, 0);
+    let mut values = Vec::new();
+    let mut at = 0;
     let mut discard = Vec::new();
     while let Some(&first) = block.get(at) {
         // §6: indexed (1xxxxxxx), literal with indexing (01), size update (001), literal
@@ -148,16 +193,18 @@ pub fn plain_block(block: &[u8]) -> Result<(Vec<u8>, usize), &'static str> {
         if prefix == 5 {
             continue;
         }
-        fields += 1;
         if !literal {
+            values.push(None);
             continue;
         }
+        let mut value = None;
         for _ in 0..if index == 0 { 2 } else { 1 } {
             let huffman = block.get(at).is_some_and(|b| b & 0x80 != 0);
             discard.clear();
             let len = integer(block, &mut at, 7, &mut discard)?;
             let end = at.checked_add(len).filter(|&end| end <= block.len());
-            let string = &block[at..end.ok_or("a string runs past the header block")?];
+            let octets = at..end.ok_or("a string runs past the header block")?;
+            let string = &block[octets.clone()];
             at += len;
             if huffman {
                 discard.clear();
@@ -168,9 +215,12 @@ pub fn plain_block(block: &[u8]) -> Result<(Vec<u8>, usize), &'static str> {
                 write_length(len, &mut out);
                 out.extend(string);
             }
+            // The value is the last string (§6.2).
+            value = Some(ValueString { octets, huffman });
         }
+        values.push(value);
     }
-    Ok((out, fields))
+    Ok(PlainBlock { bytes: out, values })
 }
 
 #[cfg(test)]
@@ -196,6 +246,22 @@ mod tests {
     }
 
     #[test]
+    fn encodes_what_it_decodes() {
+        assert_eq!(
+            encode(b"www.example.com"),
+            [
+                0xf1, 0xe3, 0xc2, 0xe5, 0xf2, 0x3a, 0x6b, 0xa0, 0xab, 0x90, 0xf4, 0xff
+            ]
+        );
+        let every_byte: Vec<u8> = (0..=255).collect();
+        let mut out = Vec::new();
+        decode(&encode(&every_byte), &mut out).unwrap();
+        assert_eq!(out, every_byte);
+        let bits: usize = every_byte.iter().map(|&b| code_len(b)).sum();
+        assert_eq!(encode(&every_byte).len(), bits.div_ceil(8));
+    }
+
+    #[test]
     fn refuses_bad_padding_and_eos() {
         let mut out = Vec::new();
         assert!(
@@ -213,16 +279,21 @@ mod tests {
     }
 
     #[test]
-    fn writes_strings_plain_and_counts_fields() {
+    fn writes_strings_plain_and_finds_values() {
         // C.4.1: four fields, one Huffman string; then a size update.
         let block = [
             0x82, 0x86, 0x84, 0x41, 0x8c, 0xf1, 0xe3, 0xc2, 0xe5, 0xf2, 0x3a, 0x6b, 0xa0, 0xab,
             0x90, 0xf4, 0xff, 0x20,
         ];
-        let (plain, fields) = plain_block(&block).unwrap();
-        assert_eq!(fields, 4);
+        let plain = plain_block(&block).unwrap();
+        assert_eq!(plain.values.len(), 4);
+        let authority = ValueString {
+            octets: 5..17,
+            huffman: true,
+        };
+        assert_eq!(plain.values, [None, None, None, Some(authority)]);
         assert_eq!(
-            plain,
+            plain.bytes,
             [
                 &[0x82, 0x86, 0x84, 0x41, 15][..],
                 b"www.example.com",
@@ -231,7 +302,7 @@ mod tests {
             .concat()
         );
         let long = [&[0x00, 0x7f, 0x01][..], &[b'n'; 128], &[0x00]].concat();
-        assert_eq!(plain_block(&long).unwrap().0, long);
+        assert_eq!(plain_block(&long).unwrap().bytes, long);
         assert!(plain_block(&[0x40, 0x05, b'a']).is_err());
         assert!(plain_block(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).is_err());
     }

@@ -5,7 +5,8 @@
 //! The steps, one file each: `frames` cuts bytes into frames; `huffman` and `hpack`
 //! decode header blocks; `connection`, `blocks` and `apply` follow the connection's
 //! state into `streams`; `view` writes the views; `upgrade` reads what came before an
-//! `Upgrade: h2c`.
+//! `Upgrade: h2c`. For `redact`, `blocks` can note where each literal field's value is
+//! coded in the file, and `mask` makes same-size placeholders for such values.
 
 mod apply;
 mod blocks;
@@ -13,6 +14,7 @@ mod connection;
 mod frames;
 mod hpack;
 mod huffman;
+mod mask;
 mod streams;
 mod upgrade;
 mod view;
@@ -24,7 +26,9 @@ use std::ops::Range;
 
 use crate::capture::model::ReadProblem;
 use crate::capture::wire::{Connection, Stream, WireExchange};
+pub use blocks::LiteralField;
 use connection::{CLIENT, Peer, Reader};
+pub use mask::placeholder;
 use streams::{H2Stream, Head};
 use view::ViewWriter;
 
@@ -58,6 +62,9 @@ pub struct H2Read {
     /// coding that could not be undone, a field written escaped. Their spans are spans of
     /// that exchange's text.
     pub exchange_problems: Vec<(usize, ReadProblem)>,
+    /// Every literal field of both directions' header blocks, in the order they were
+    /// decoded; filled by [`read_h2_literals`] only.
+    pub literals: Vec<LiteralField>,
 }
 
 /// Reads the HTTP/2 connection between `client` and `server`; the first exchange gets
@@ -69,6 +76,29 @@ pub fn read_h2(
     server: &Stream,
     start: H2Start,
     first_index: usize,
+) -> H2Read {
+    read(connection, client, server, start, first_index, false)
+}
+
+/// Reads the connection as [`read_h2`] does, and notes in [`H2Read::literals`] where
+/// every literal field's value is coded in the file.
+pub fn read_h2_literals(
+    connection: &Connection,
+    client: &Stream,
+    server: &Stream,
+    start: H2Start,
+    first_index: usize,
+) -> H2Read {
+    read(connection, client, server, start, first_index, true)
+}
+
+fn read(
+    connection: &Connection,
+    client: &Stream,
+    server: &Stream,
+    start: H2Start,
+    first_index: usize,
+    literals: bool,
 ) -> H2Read {
     let (client_at, server_at) = match &start {
         H2Start::PriorKnowledge {
@@ -82,6 +112,7 @@ pub fn read_h2(
         } => (*client_at, *server_at),
     };
     let mut reader = Reader::new(Peer::new(client, client_at), Peer::new(server, server_at));
+    reader.literals = literals.then(Vec::new);
     if let H2Start::Upgrade {
         request, switching, ..
     } = start
@@ -104,6 +135,7 @@ pub fn read_h2(
 
     let mut read = H2Read {
         problems: std::mem::take(&mut reader.problems),
+        literals: reader.literals.take().unwrap_or_default(),
         ..H2Read::default()
     };
     let mut writer = ViewWriter::new(client, server);

@@ -3,6 +3,7 @@
 mod frames;
 mod hostile;
 mod lifecycle;
+mod literals;
 mod views;
 
 #[path = "../../../../../tests/common/h2.rs"]
