@@ -76,3 +76,57 @@ fn a_secret_inside_a_compressed_body_is_refused_and_the_file_left_alone() {
     let error = redact_source("run.pcap", &capture(&http)).unwrap_err();
     assert!(error.contains("compressed body"), "{error}");
 }
+
+/// Whether `needle` stands anywhere in `file`, even split over two segments of the same
+/// packet order: checked on the raw bytes, where a retransmitted copy would be.
+fn holds(file: &[u8], needle: &[u8]) -> bool {
+    file.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn every_copy_of_a_credential_is_masked_retransmissions_and_overlaps_too() {
+    const TOKEN: &[u8] = b"sk-live-retransmitted-0042";
+    let request = [
+        &b"POST /a2a HTTP/1.1\r\nHost: agent\r\nAuthorization: Bearer "[..],
+        TOKEN,
+        b"\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    ]
+    .concat();
+    let response =
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+    let mut conversation = pcap::Conversation::new(
+        "10.4.0.2:40000".parse().unwrap(),
+        "10.4.0.1:8080".parse().unwrap(),
+    )
+    .mss(40);
+    conversation.handshake();
+    conversation.exchange(&request, response);
+    conversation.close();
+    let mut segments = conversation.segments().to_vec();
+    let client_data = pcap::data_segments(&segments, true);
+    // The segment holding the token sent twice, the second time late; and a later
+    // segment re-sending part of it with new bytes.
+    let with_token = client_data[1];
+    let late = segments.len() - 2;
+    pcap::retransmit_at(&mut segments, with_token, late);
+    pcap::overlap(&mut segments, client_data[2], 12);
+    let file = pcap::write_capture(
+        &conversation.packets_of(&segments),
+        &pcap::Options::default(),
+    )
+    .bytes;
+    let piece = &TOKEN[..12];
+    assert!(holds(&file, piece), "the capture holds the token");
+    let redaction = redact_source("run.pcap", &file)
+        .unwrap()
+        .expect("a secret to redact");
+    for start in 0..=TOKEN.len() - 8 {
+        let piece = &TOKEN[start..start + 8];
+        assert!(
+            !holds(&redaction.redacted, piece),
+            "{} is left",
+            String::from_utf8_lossy(piece)
+        );
+    }
+    assert_checksums(&redaction.redacted);
+}

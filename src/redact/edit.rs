@@ -21,6 +21,21 @@ impl Edit {
     }
 }
 
+/// `bytes` with same-length `edits` written over them, in any order: overlapping edits
+/// (a credential and its copy in a retransmitted segment) each mask all their bytes.
+pub fn overwrite(bytes: &[u8], edits: &[Edit]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for edit in edits {
+        debug_assert_eq!(edit.range.len(), edit.replacement.len());
+        if let Some(target) = out.get_mut(edit.range.clone())
+            && target.len() == edit.replacement.len()
+        {
+            target.copy_from_slice(&edit.replacement);
+        }
+    }
+    out
+}
+
 /// `bytes` with `edits` applied. Edits are sorted; one that overlaps an earlier one is
 /// dropped (the earlier already covers those bytes).
 pub fn apply(bytes: &[u8], edits: &mut Vec<Edit>) -> Vec<u8> {

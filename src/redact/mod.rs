@@ -40,7 +40,12 @@ pub fn redact_source(path: &str, bytes: &[u8]) -> Result<Option<Redaction>, Stri
     if edits.is_empty() {
         return Ok(None);
     }
-    let mut redacted = edit::apply(bytes, &mut edits);
+    let mut redacted = if pcap {
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        edit::overwrite(bytes, &edits)
+    } else {
+        edit::apply(bytes, &mut edits)
+    };
     if pcap {
         let edited: Vec<_> = edits.iter().map(|e| e.range.clone()).collect();
         refresh_checksums(&mut redacted, &edited);

@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use crate::capture::wire::h2::{LiteralField, placeholder};
-use crate::capture::wire::{TextOrigin, WireExchange, read_pcap_literals};
+use crate::capture::wire::{TextOrigin, WireExchange, payload_copies, read_pcap_literals};
 use crate::capture::{Exchange, HttpReader, Message, Origin, map_pieces};
 use crate::redact::edit::Edit;
 use crate::secrets;
@@ -45,6 +45,12 @@ pub fn plan(file: &[u8]) -> Result<(Vec<Edit>, usize), String> {
     }
     for field in &literals {
         plan_literal(field, &mut edits)?;
+    }
+    // The same bytes again in a retransmitted or overlapping segment: masked alike.
+    let edited: Vec<Range<usize>> = edits.iter().map(|e| e.range.clone()).collect();
+    for copy in payload_copies(file, &edited) {
+        let replacement = edits[copy.edit].replacement[copy.from].to_vec();
+        edits.push(Edit::new(copy.at, replacement));
     }
     Ok((edits, credentials + literals.len()))
 }

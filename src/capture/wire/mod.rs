@@ -4,6 +4,7 @@
 //! came from, so the rules read it like a `.http` capture and findings point at frames.
 
 mod container;
+mod copies;
 pub mod h2;
 mod http1;
 mod link;
@@ -15,6 +16,7 @@ mod text;
 use std::net::SocketAddr;
 
 pub use container::is_pcap;
+pub use copies::{Copy, payload_copies};
 pub use read::{frame_offsets, read_pcap, read_pcap_literals};
 pub use rewrite::refresh_checksums;
 pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireMessage, WireParts};

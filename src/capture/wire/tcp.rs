@@ -3,6 +3,9 @@
 //! bytes are taken once; a hole ends the direction, since nothing after it is guessed.
 
 use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::capture::wire::copies::Copy;
 use std::net::SocketAddr;
 
 use crate::capture::wire::link::Segment;
@@ -246,5 +249,54 @@ impl Flow {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+}
+
+impl Flows {
+    /// The other copies of the payload bytes `edited` (see [`super::copies`]). Segments
+    /// are looked up by file offset, then their direction's segments by sequence number.
+    pub fn copies(&self, edited: &[Range<usize>]) -> Vec<Copy> {
+        // Every segment, by where its payload sits in the file (frames are in file order).
+        let mut by_file: Vec<(usize, usize, usize, u32)> = Vec::new();
+        for (f, flow) in self.flows.iter().enumerate() {
+            for (d, dir) in flow.dirs.iter().enumerate() {
+                for held in &dir.segments {
+                    by_file.push((held.file, f, d, held.seq));
+                }
+            }
+        }
+        by_file.sort_unstable();
+        let mut copies = Vec::new();
+        for (edit, range) in edited.iter().enumerate() {
+            let found = by_file.partition_point(|s| s.0 <= range.start);
+            let Some(&(file, f, d, seq)) = found.checked_sub(1).map(|i| &by_file[i]) else {
+                continue;
+            };
+            let dir = &self.flows[f].dirs[d];
+            // Sequence numbers of the edited bytes, relative to this segment's first.
+            let start = seq.wrapping_add((range.start - file) as u32);
+            let len = range.len() as u32;
+            for other in &dir.segments {
+                if other.file == file {
+                    continue;
+                }
+                // Where the edited bytes start in `other` (before it when negative),
+                // compared within half the sequence space as RFC 9293 §3.4 does.
+                let from = i64::from(start.wrapping_sub(other.seq) as i32);
+                let lo = from.max(0);
+                let hi = (from + i64::from(len)).min(i64::from(other.len));
+                if lo >= hi {
+                    continue;
+                }
+                let at = other.file + lo as usize..other.file + hi as usize;
+                let skip = (lo - from) as usize;
+                copies.push(Copy {
+                    edit,
+                    from: skip..skip + (hi - lo) as usize,
+                    at,
+                });
+            }
+        }
+        copies
     }
 }
