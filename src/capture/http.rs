@@ -360,6 +360,7 @@ impl<'s> HttpReader<'s> {
             request,
             interim: std::mem::take(&mut self.interim),
             response,
+            ending: None,
         });
         self.next_index += 1;
     }

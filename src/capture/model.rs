@@ -22,6 +22,42 @@ pub struct Exchange<'s> {
     /// 1xx responses received before the final one.
     pub interim: Vec<Message<'s>>,
     pub response: Option<Message<'s>>,
+    /// How a peer ended the exchange before it completed, when the wire says so.
+    pub ending: Option<Ending>,
+}
+
+/// A peer's end of an unfinished HTTP/2 stream (RFC 9113 §5.4, §6.4, §6.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// RST_STREAM with this error code.
+    Reset { code: u32, by_client: bool },
+    /// The stream was past the last one the server's GOAWAY accepted: never processed.
+    Refused,
+}
+
+impl Ending {
+    /// The RST_STREAM error code's name (RFC 9113 §7).
+    pub fn code_name(code: u32) -> String {
+        const NAMES: [&str; 14] = [
+            "NO_ERROR",
+            "PROTOCOL_ERROR",
+            "INTERNAL_ERROR",
+            "FLOW_CONTROL_ERROR",
+            "SETTINGS_TIMEOUT",
+            "STREAM_CLOSED",
+            "FRAME_SIZE_ERROR",
+            "REFUSED_STREAM",
+            "CANCEL",
+            "COMPRESSION_ERROR",
+            "CONNECT_ERROR",
+            "ENHANCE_YOUR_CALM",
+            "INADEQUATE_SECURITY",
+            "HTTP_1_1_REQUIRED",
+        ];
+        NAMES
+            .get(code as usize)
+            .map_or_else(|| format!("error code {code:#x}"), |n| n.to_string())
+    }
 }
 
 impl<'s> Exchange<'s> {

@@ -138,8 +138,8 @@ fn location(l: &Location, id: Option<usize>, artifact: &ArtifactLocation) -> Sar
         Some(body) => format!("{} (in the decoded body {body})", l.text),
         None => l.text.clone(),
     };
-    // A pcap file is binary: its region is the label's bytes in the frame (§3.30.2, a
-    // binary region has no lines), and the message names the frame as Wireshark does.
+    // A pcap file is binary: its region is the label's bytes in the frame (§3.30.2), and
+    // the message names the frame as Wireshark does.
     if let Some(frame) = &l.frame {
         let mut place = format!("frame {}", frame.frame);
         if let Some(stream) = frame.stream {
@@ -157,8 +157,10 @@ fn location(l: &Location, id: Option<usize>, artifact: &ArtifactLocation) -> Sar
             id,
             physical_location: PhysicalLocation {
                 artifact_location: artifact.clone(),
+                // GitHub code scanning needs a start line to show a result; a pcap's
+                // line is its frame number, as in every line-based format.
                 region: Region {
-                    start_line: None,
+                    start_line: Some(frame.frame as usize),
                     start_column: None,
                     end_line: None,
                     end_column: None,

@@ -1,7 +1,8 @@
 //! `unpaired-message`: a request with no response, or a response with no request.
 
+use crate::capture::{Ending, Message};
 use crate::classify::ExchangeView;
-use crate::finding::{Finding, Label};
+use crate::finding::{Finding, Label, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct UnpairedMessage;
@@ -14,6 +15,7 @@ impl Rule for UnpairedMessage {
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
         let exchange = view.exchange;
         let finding = match (&exchange.request, &exchange.response) {
+            (Some(request), None) if exchange.ending.is_some() => ended(request, exchange.ending),
             (Some(request), None) => Finding::new(
                 self.id(),
                 Label::at(request.start_line_span, "no response follows"),
@@ -29,5 +31,47 @@ impl Rule for UnpairedMessage {
             _ => return,
         };
         out.push(finding);
+    }
+}
+
+/// A request whose HTTP/2 stream a peer ended before the answer: said as it happened.
+fn ended(request: &Message<'_>, ending: Option<Ending>) -> Finding {
+    let at = |text| Label::at(request.start_line_span, text);
+    match ending {
+        // The client's own choice (RFC 9113 §8.7): nothing to record again.
+        Some(Ending::Reset {
+            code,
+            by_client: true,
+        }) => Finding::new(
+            RuleId::UnpairedMessage,
+            at("cancelled"),
+            format!(
+                "the client reset the stream ({}) before a response came",
+                Ending::code_name(code)
+            ),
+        )
+        .severity(Severity::Info)
+        .help("a client that gives up on a call resets its stream; no answer was sent"),
+        Some(Ending::Reset { code, .. }) => Finding::new(
+            RuleId::UnpairedMessage,
+            at("reset by the server"),
+            format!(
+                "the server reset the stream ({}) instead of answering",
+                Ending::code_name(code)
+            ),
+        )
+        .help(
+            "an agent that cannot serve a request answers it with an error the client can \
+             act on (A2A §3.3.2); a reset leaves the client to guess",
+        ),
+        Some(Ending::Refused) | None => Finding::new(
+            RuleId::UnpairedMessage,
+            at("refused"),
+            "the server's GOAWAY refused the stream before it was processed",
+        )
+        .severity(Severity::Info)
+        .help(
+            "RFC 9113 §6.8: the request was not processed and may be retried on a new connection",
+        ),
     }
 }

@@ -24,6 +24,8 @@ struct Found {
     status: Option<u16>,
     /// `Upgrade: h2c` on a request; `101` on a response.
     upgrade_h2c: bool,
+    /// A response of type `text/event-stream`.
+    event_stream: bool,
 }
 
 /// Where an `Upgrade: h2c` connection switched: the request and its 101 answer, and
@@ -43,8 +45,6 @@ pub struct Http1Read {
     /// The connection switched to HTTP/2 here (RFC 9113 §3.2's `Upgrade: h2c`, answered
     /// with 101): the rest is read as HTTP/2.
     pub upgrade: Option<Upgrade>,
-    /// Exchanges not read because they need bytes the capture lacks.
-    pub unread: usize,
     /// The capture ended while a message was still arriving on a connection neither
     /// peer had closed: the frame where that message starts. Its missing end may simply
     /// not have been captured (packets dropped at the end of a capture leave no gap).
@@ -83,7 +83,7 @@ pub fn read_http1(
         }
         responses.push(group);
     }
-    for (i, (request, group)) in requests.iter().zip(&responses).enumerate() {
+    for (request, group) in requests.iter().zip(&responses) {
         let response_cut = group.last().is_some_and(|r| r.cut);
         let answered = group
             .last()
@@ -94,19 +94,20 @@ pub fn read_http1(
         let server_hole =
             (response_cut || !answered) && matches!(server.end, StreamEnd::Gap { .. });
         if client_hole || server_hole {
-            read.unread = requests.len() - i;
             return read;
         }
         // Neither peer closed the connection: a message cut at the end of the capture
         // says nothing about what was sent after it, so it is not judged.
         let still_open = client.end == StreamEnd::CaptureEnd && server.end == StreamEnd::CaptureEnd;
-        if still_open && (request.cut || response_cut) {
+        // An event stream is the exception: it is open until the client is done, and its
+        // complete events are read whatever comes after (the reader notes the cut).
+        let event_stream = group.last().is_some_and(|r| r.event_stream);
+        if still_open && (request.cut || (response_cut && !event_stream)) {
             read.open_at_end = if request.cut {
                 client.frame_at(request.range.start)
             } else {
                 group.last().and_then(|r| server.frame_at(r.range.start))
             };
-            read.unread = requests.len() - i;
             return read;
         }
         let switched = group.last().filter(|r| r.status == Some(101));
@@ -139,14 +140,15 @@ pub fn read_http1(
         read.exchanges.push(exchange(connection, index, parts, end));
     }
     // Responses with no request left (the capture began mid-connection, or the server
-    // sent one unasked) are still exchanges the rules should see.
-    while at < server.bytes.len() {
+    // sent one unasked) are still exchanges the rules should see; after a hole in the
+    // client's bytes they may answer requests the capture lost, so they are not read.
+    let client_hole = matches!(client.end, StreamEnd::Gap { .. });
+    while at < server.bytes.len() && !client_hole {
         let Some(found) = next_message(&server.bytes, at, None) else {
             break;
         };
         at = found.range.end;
         if found.cut && matches!(server.end, StreamEnd::Gap { .. }) {
-            read.unread += 1;
             break;
         }
         let index = first_index + read.exchanges.len();
@@ -240,6 +242,7 @@ fn next_message(bytes: &[u8], at: usize, request_method: Option<&[u8]>) -> Optio
             method: None,
             status: None,
             upgrade_h2c: false,
+            event_stream: false,
         });
     }
     let head = parse_head(bytes, at).ok()?;
@@ -260,12 +263,19 @@ fn next_message(bytes: &[u8], at: usize, request_method: Option<&[u8]>) -> Optio
         }),
         Some(s) => s == 101,
     };
+    let event_stream = status.is_some()
+        && header("content-type").is_some_and(|v| {
+            v.trim_ascii_start()
+                .get(..17)
+                .is_some_and(|t| t.eq_ignore_ascii_case(b"text/event-stream"))
+        });
     let found = |end: usize, cut: bool| Found {
         range: at..end.min(bytes.len()),
         cut,
         method: method.clone(),
         status,
         upgrade_h2c,
+        event_stream,
     };
     if head.unterminated {
         return Some(found(bytes.len(), true));

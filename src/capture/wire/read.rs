@@ -8,7 +8,9 @@ use crate::capture::wire::h2::{H2Start, LiteralField, read_h2, read_h2_literals}
 use crate::capture::wire::http1::{read_http1, starts_message};
 use crate::capture::wire::link::{Decoded, decode};
 use crate::capture::wire::tcp::{Flow, Flows, MAX_CONNECTIONS};
-use crate::capture::wire::{Connection, Stream, StreamEnd, Wire, WireExchange, file_span};
+use crate::capture::wire::{
+    Connection, ExchangeEnd, Stream, StreamEnd, Wire, WireExchange, file_span,
+};
 use crate::source::Span;
 
 /// The HTTP/2 client connection preface (RFC 9113 §3.4).
@@ -109,9 +111,17 @@ fn read_flow(
         if encrypted {
             wire.counts.tls_connections += 1;
             tls_problem(flow, wire);
-        } else {
-            wire.counts.skipped_connections += 1;
+            return;
         }
+        // The opener's first bytes are missing: what the connection carried cannot be
+        // told, so the hole is said rather than the connection skipped in silence.
+        if let Some(opener) = flow.opener.filter(|&i| starts_with_hole(&streams[i])) {
+            let (from, to) = (flow.peers[opener], flow.peers[1 - opener]);
+            wire.problems
+                .extend(gap_problem(&wire.frames, &streams[opener], from, to));
+            return;
+        }
+        wire.counts.skipped_connections += 1;
         return;
     };
     let connection = Connection {
@@ -196,6 +206,17 @@ fn read_flow(
                 exchange.problems.push(problem);
             }
         }
+        // After a hole, a stream that never finished may have finished in the bytes the
+        // capture lost: it is not judged (the hole is reported once, above).
+        if [up, down]
+            .iter()
+            .any(|s| matches!(s.end, StreamEnd::Gap { .. }))
+        {
+            read.exchanges.retain(|e| e.end != ExchangeEnd::Unfinished);
+            for (i, exchange) in read.exchanges.iter_mut().enumerate() {
+                exchange.index = *next_index + i;
+            }
+        }
         *next_index += read.exchanges.len();
         wire.problems.extend(read.problems);
         for exchange in read.exchanges {
@@ -218,6 +239,10 @@ fn client_side(flow: &Flow, streams: &[Stream; 2]) -> Option<usize> {
         Some(i) if streams[i].bytes.is_empty() && streams[1 - i].bytes.is_empty() => None,
         _ => by_content,
     }
+}
+
+fn starts_with_hole(stream: &Stream) -> bool {
+    stream.bytes.is_empty() && matches!(stream.end, StreamEnd::Gap { .. })
 }
 
 /// A TLS record header: handshake (22) or application data (23), version 3.x (RFC 8446

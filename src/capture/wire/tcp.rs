@@ -160,48 +160,55 @@ impl Direction {
         order.sort_by_key(|h| (h.seq.wrapping_sub(base), h.frame));
         let mut cursor: u64 = 0;
         let mut last_frame: Option<u32> = None;
+        // The last segment read was cut by the snapshot length: its sent end, past
+        // `cursor`, unless a later copy of those bytes fills them in.
+        let mut cut: Option<(u32, u64)> = None;
         for held in order {
             let start = u64::from(held.seq.wrapping_sub(base));
             let end = start + u64::from(held.len);
-            if end <= cursor && held.missing == 0 {
-                continue; // a retransmission of bytes already read
+            if end <= cursor {
+                continue; // bytes already read: a retransmission, whole or cut
             }
             if start > cursor {
+                let snapshot = cut.is_some_and(|(_, sent)| sent > cursor);
                 stream.end = StreamEnd::Gap {
                     before: last_frame,
-                    after: held.frame,
+                    after: if snapshot {
+                        last_frame.unwrap_or(held.frame)
+                    } else {
+                        held.frame
+                    },
                     missing: Some(start - cursor),
-                    snapshot: false,
+                    snapshot,
                 };
                 return stream;
             }
             let skip = (cursor - start) as usize;
             let take = held.len as usize - skip.min(held.len as usize);
-            if take > 0 {
-                let from = held.file + skip;
-                let Some(bytes) = file.get(from..from + take) else {
-                    break;
-                };
-                stream.pieces.push(StreamPiece {
-                    at: stream.bytes.len(),
-                    file: from,
-                    len: take,
-                    frame: held.frame,
-                });
-                stream.bytes.extend_from_slice(bytes);
-                cursor = end;
-                last_frame = Some(held.frame);
-            }
-            if held.missing > 0 {
-                // The snapshot length cut this packet: its last bytes were never saved.
-                stream.end = StreamEnd::Gap {
-                    before: Some(held.frame),
-                    after: held.frame,
-                    missing: Some(u64::from(held.missing)),
-                    snapshot: true,
-                };
-                return stream;
-            }
+            let from = held.file + skip;
+            let Some(bytes) = file.get(from..from + take) else {
+                break;
+            };
+            stream.pieces.push(StreamPiece {
+                at: stream.bytes.len(),
+                file: from,
+                len: take,
+                frame: held.frame,
+            });
+            stream.bytes.extend_from_slice(bytes);
+            cursor = end;
+            last_frame = Some(held.frame);
+            cut = (held.missing > 0).then(|| (held.frame, end + u64::from(held.missing)));
+        }
+        if let Some((frame, sent)) = cut.filter(|&(_, sent)| sent > cursor) {
+            // The snapshot length cut the last packet read: its last bytes were never saved.
+            stream.end = StreamEnd::Gap {
+                before: Some(frame),
+                after: frame,
+                missing: Some(sent - cursor),
+                snapshot: true,
+            };
+            return stream;
         }
         stream.end = self.end(reset);
         if let (StreamEnd::Fin { .. }, Some((fin, frame))) = (stream.end, self.fin) {

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::capture::model::{
-    Body, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
+    Body, Content, Ending, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
 };
 use crate::capture::wire::Connection;
 use crate::source::Span;
@@ -124,6 +124,13 @@ impl WireExchange {
             request: request.as_ref().map(|m| message(text, m, true)),
             interim: interim.iter().map(|m| message(text, m, false)).collect(),
             response: response.as_ref().map(|m| message(text, m, false)),
+            ending: match self.end {
+                ExchangeEnd::Reset {
+                    code, by_client, ..
+                } => Some(Ending::Reset { code, by_client }),
+                ExchangeEnd::GoAway { .. } => Some(Ending::Refused),
+                ExchangeEnd::Complete | ExchangeEnd::Unfinished => None,
+            },
         })
     }
 }
