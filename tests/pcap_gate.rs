@@ -164,3 +164,63 @@ fn an_ignore_names_one_connection() {
         "HTTP/1.x findings have no stream"
     );
 }
+
+fn tls_connection(port: u16) -> Vec<Packet> {
+    let mut conversation = Conversation::new(
+        SocketAddr::new("10.3.0.2".parse().unwrap(), port),
+        "10.3.0.1:443".parse().unwrap(),
+    );
+    conversation.handshake();
+    conversation.send(true, &[&[22u8, 3, 1, 0, 8][..], &[1u8; 8][..]].concat());
+    conversation.close();
+    conversation.packets()
+}
+
+#[test]
+fn findings_about_connections_are_told_apart_and_ignored_by_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |packets: &[Packet]| {
+        std::fs::write(
+            dir.path().join("run.pcap"),
+            write_capture(packets, &WriteOptions::default()).bytes,
+        )
+        .unwrap()
+    };
+    write(&tls_connection(41000));
+    a2alint(&dir)
+        .args([
+            "--no-config",
+            "--write-baseline",
+            "baseline.json",
+            "run.pcap",
+        ])
+        .assert()
+        .code(0);
+    // A second encrypted connection is a new finding, not the baselined one again.
+    write(&[tls_connection(41000), tls_connection(41001)].concat());
+    let out = a2alint(&dir)
+        .args(["--no-config", "--baseline", "baseline.json", "run.pcap"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<_> = text
+        .lines()
+        .filter(|l| l.contains("capture-incomplete"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].contains("10.3.0.2:41001"), "{text}");
+    // And an ignore by connection silences one of them.
+    std::fs::write(
+        dir.path().join("a2alint.toml"),
+        "[[ignore]]\nfiles = [\"run.pcap\"]\nrules = [\"capture-incomplete\"]\nconnection = 1\n",
+    )
+    .unwrap();
+    let out = a2alint(&dir).arg("run.pcap").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<_> = text
+        .lines()
+        .filter(|l| l.contains("capture-incomplete"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].contains("connection 2"), "{text}");
+}

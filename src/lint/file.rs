@@ -2,7 +2,7 @@
 //! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
 //! suppressions, resolve.
 
-use crate::capture::wire::WireExchange;
+use crate::capture::wire::{Connection, WireExchange};
 use crate::capture::{EntryText, Exchange, ReadProblem, StartLine};
 use crate::classify::{Binding, Generation, Sends, classify};
 use crate::finding::{Anchor, Finding};
@@ -19,6 +19,8 @@ pub(super) enum Unit<'a> {
     File,
     Har(&'a EntryText<'a>),
     Wire(&'a WireExchange),
+    /// A pcap connection as a whole (a hole in it, TLS).
+    Connection(&'a Connection),
 }
 
 pub(super) struct FileLint<'r> {
@@ -212,7 +214,8 @@ impl<'r> FileLint<'r> {
 /// Findings from now on are about `unit`.
 fn enter(resolver: &mut Resolver<'_>, unit: Unit<'_>) {
     match unit {
-        Unit::File => {}
+        Unit::File => resolver.enter_connection(None),
+        Unit::Connection(connection) => resolver.enter_connection(Some(connection)),
         Unit::Har(entry) => resolver.enter_har_entry(entry.index, entry.text),
         Unit::Wire(exchange) => resolver.enter_wire(exchange),
     }
@@ -249,7 +252,7 @@ fn anchor_of(exchange: &Exchange<'_>, unit: Unit<'_>) -> Anchor {
     Anchor {
         index: match unit {
             Unit::Har(entry) => entry.index,
-            Unit::File | Unit::Wire(_) => exchange.index,
+            Unit::File | Unit::Wire(_) | Unit::Connection(_) => exchange.index,
         },
         key,
     }

@@ -33,6 +33,9 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
             lint.problems(reader.problems(), Unit::Wire(&exchange));
         }
     });
+    for (connection, problem) in &wire.connection_problems {
+        lint.problems(std::slice::from_ref(problem), Unit::Connection(connection));
+    }
     lint.problems(&wire.problems, Unit::File);
     FileReport {
         wire: Some(wire.counts),

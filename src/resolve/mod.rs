@@ -118,6 +118,14 @@ impl<'r> Resolver<'r> {
         }
     }
 
+    /// For a pcap file: the findings from now on are about `connection` as a whole, or
+    /// (`None`) about the file.
+    pub fn enter_connection(&mut self, connection: Option<&crate::capture::wire::Connection>) {
+        if let Some(wire) = &mut self.wire {
+            wire.enter_connection(connection);
+        }
+    }
+
     /// Resolves findings about the HTTP text the entries of HAR file `har` were written
     /// as, one entry at a time ([`Resolver::enter_har_entry`]), placing them in the HAR
     /// file. Spans made by [`har_file_span`] are the HAR file's own.
@@ -191,17 +199,24 @@ impl<'r> Resolver<'r> {
     }
 
     fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
-        let identity = fingerprint::hash(&[
-            finding.rule.slug(),
-            self.path,
-            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
-            finding.primary.member.as_deref().unwrap_or(""),
-        ]);
         let (primary, related, snippets) = match (&mut self.har, &mut self.wire) {
             (Some(har), _) => har.place(finding),
             (None, Some(wire)) => wire.place(finding, exchange),
             (None, None) => self.place(finding, exchange),
         };
+        let mut key = vec![
+            finding.rule.slug(),
+            self.path,
+            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
+            finding.primary.member.as_deref().unwrap_or(""),
+        ];
+        // A pcap finding about a connection rather than an exchange (a hole, TLS) is
+        // told apart from the others by its peers, which other traffic does not change.
+        let peers = primary.frame.as_ref().and_then(|f| f.peers.as_deref());
+        if let Some(peers) = peers.filter(|_| finding.exchange.is_none()) {
+            key.push(peers);
+        }
+        let identity = fingerprint::hash(&key);
         Diagnostic {
             rule: finding.rule,
             exchange: finding.exchange.as_ref().map(|a| a.index),

@@ -5,7 +5,7 @@
 //! stream, TLS) carry spans of the file and are placed on their frame.
 
 use crate::capture::Exchange;
-use crate::capture::wire::{TextOrigin, WireExchange, unshift_file_span};
+use crate::capture::wire::{Connection, TextOrigin, WireExchange, unshift_file_span};
 use crate::finding::{Finding, Label, Target};
 use crate::resolve::snippet::{Snippet, SourceText};
 use crate::resolve::{FileText, FramePlace, Location, mask_text};
@@ -16,6 +16,8 @@ pub struct WireMap<'r> {
     file: &'r [u8],
     frames: &'r [usize],
     current: Option<Current>,
+    /// The connection that findings about frames are about, if any: its number and peers.
+    connection: Option<(usize, String)>,
 }
 
 /// The exchange being linted: its text view and where the text came from.
@@ -36,10 +38,16 @@ impl<'r> WireMap<'r> {
             file,
             frames,
             current: None,
+            connection: None,
         }
     }
 
+    pub fn enter_connection(&mut self, connection: Option<&Connection>) {
+        self.connection = connection.map(|c| (c.number, c.to_string()));
+    }
+
     pub fn enter(&mut self, exchange: &WireExchange) {
+        self.enter_connection(Some(&exchange.connection));
         if self
             .current
             .as_ref()
@@ -141,8 +149,8 @@ impl<'r> WireMap<'r> {
             frame: Some(FramePlace {
                 frame,
                 last_frame: last,
-                connection: None,
-                peers: None,
+                connection: self.connection.as_ref().map(|c| c.0),
+                peers: self.connection.as_ref().map(|c| c.1.clone()),
                 stream: None,
             }),
         };

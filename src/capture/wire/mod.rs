@@ -123,8 +123,11 @@ impl Stream {
 /// What was read from one pcap or pcapng file besides its exchanges.
 #[derive(Debug, Default)]
 pub struct Wire {
-    /// Problems about frames and connections; their spans are [`file_span`]s.
+    /// Problems about the file and its frames; their spans are [`file_span`]s.
     pub problems: Vec<ReadProblem>,
+    /// Problems about one connection (a hole, TLS, an HTTP/2 protocol error), with it:
+    /// findings name it, and fingerprints hold when other traffic is added.
+    pub connection_problems: Vec<(Connection, ReadProblem)>,
     /// Each frame's packet bytes in the file: frame `n` is `frames[n - 1]`.
     pub frames: Vec<Span>,
     pub counts: WireCounts,

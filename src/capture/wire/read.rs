@@ -106,19 +106,26 @@ fn read_flow(
         flow.dirs[0].assemble(file, reset),
         flow.dirs[1].assemble(file, reset),
     ];
+    // Who is who before any HTTP is seen: the opener is the client.
+    let opener = flow.opener.unwrap_or(0);
+    let seen = Connection {
+        number,
+        client: flow.peers[opener],
+        server: flow.peers[1 - opener],
+    };
     let Some(client) = client_side(flow, &streams) else {
         let encrypted = streams.iter().any(|s| is_tls(&s.bytes));
         if encrypted {
             wire.counts.tls_connections += 1;
-            tls_problem(flow, wire);
+            tls_problem(flow, &seen, wire);
             return;
         }
         // The opener's first bytes are missing: what the connection carried cannot be
         // told, so the hole is said rather than the connection skipped in silence.
         if let Some(opener) = flow.opener.filter(|&i| starts_with_hole(&streams[i])) {
             let (from, to) = (flow.peers[opener], flow.peers[1 - opener]);
-            wire.problems
-                .extend(gap_problem(&wire.frames, &streams[opener], from, to));
+            let hole = gap_problem(&wire.frames, &streams[opener], from, to);
+            wire.connection_problems.extend(hole.map(|p| (seen, p)));
             return;
         }
         wire.counts.skipped_connections += 1;
@@ -132,7 +139,7 @@ fn read_flow(
     let (up, down) = (&streams[client], &streams[1 - client]);
     if is_tls(&up.bytes) {
         wire.counts.tls_connections += 1;
-        tls_problem(flow, wire);
+        tls_problem(flow, &connection, wire);
         return;
     }
     wire.counts.http_connections += 1;
@@ -141,7 +148,7 @@ fn read_flow(
         (down, connection.server, connection.client),
     ] {
         if let Some(problem) = gap_problem(&wire.frames, stream, from, to) {
-            wire.problems.push(problem);
+            wire.connection_problems.push((connection.clone(), problem));
         }
     }
     for (dir, side) in [
@@ -149,7 +156,7 @@ fn read_flow(
         (&flow.dirs[1 - client], "server"),
     ] {
         if let Some(frame) = dir.overflow {
-            wire.problems.push(ReadProblem::Incomplete {
+            let problem = ReadProblem::Incomplete {
                 span: frame_span(&wire.frames, frame),
                 message: format!(
                     "the {side} of connection {connection} sent more than a2alint reads of \
@@ -157,7 +164,8 @@ fn read_flow(
                 ),
                 help: "a connection is read up to 256 MiB each way".into(),
                 note: false,
-            });
+            };
+            wire.connection_problems.push((connection.clone(), problem));
         }
     }
     let start = if up.bytes.starts_with(PREFACE) {
@@ -169,7 +177,7 @@ fn read_flow(
         let read = read_http1(&connection, up, down, *next_index);
         *next_index += read.exchanges.len();
         if let Some(frame) = read.open_at_end {
-            wire.problems.push(ReadProblem::Incomplete {
+            let problem = ReadProblem::Incomplete {
                 span: frame_span(&wire.frames, frame),
                 message: format!(
                     "the capture ends while the message starting in frame {frame} was still \
@@ -180,7 +188,8 @@ fn read_flow(
                        buffer with `-B`); the exchange is not judged"
                     .into(),
                 note: false,
-            });
+            };
+            wire.connection_problems.push((connection.clone(), problem));
         }
         for exchange in read.exchanges {
             each(exchange);
@@ -218,7 +227,8 @@ fn read_flow(
             }
         }
         *next_index += read.exchanges.len();
-        wire.problems.extend(read.problems);
+        (wire.connection_problems)
+            .extend(read.problems.into_iter().map(|p| (connection.clone(), p)));
         for exchange in read.exchanges {
             each(exchange);
         }
@@ -251,13 +261,14 @@ fn is_tls(bytes: &[u8]) -> bool {
     matches!(bytes, [22 | 23, 3, 0..=4, ..])
 }
 
-fn tls_problem(flow: &Flow, wire: &mut Wire) {
+fn tls_problem(flow: &Flow, connection: &Connection, wire: &mut Wire) {
     let (a, b) = (flow.peers[0], flow.peers[1]);
-    wire.problems.push(ReadProblem::Incomplete {
+    let problem = ReadProblem::Incomplete {
         span: frame_span(&wire.frames, flow.first_frame),
         message: format!(
-            "the connection between {a} and {b} (ports {} and {}) is encrypted with TLS; \
+            "connection {} between {a} and {b} (ports {} and {}) is encrypted with TLS; \
              a2alint does not decrypt it",
+            connection.number,
             a.port(),
             b.port()
         ),
@@ -265,7 +276,8 @@ fn tls_problem(flow: &Flow, wire: &mut Wire) {
                run the agent without TLS in the test environment"
             .into(),
         note: false,
-    });
+    };
+    wire.connection_problems.push((connection.clone(), problem));
 }
 
 fn gap_problem(
