@@ -17,13 +17,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Lint captures (`.http` files, or directories of them).
+    /// Lint captures (`.http`, HAR and pcap/pcapng files, or directories of them).
     Check(Box<CheckArgs>),
     /// Show each exchange's binding, operation, status, A2A error and what a client
     /// should do next, then a matrix of errors by binding.
     Inspect(InspectArgs),
-    /// Rewrite captures with every credential replaced by `<redacted>` (headers, cookies,
-    /// push config tokens, credentials and JWTs in bodies), keeping Content-Length right.
+    /// Rewrite captures with every credential replaced (headers, cookies, push config
+    /// tokens, credentials and JWTs in bodies): by `<redacted>` in `.http` and HAR files,
+    /// keeping Content-Length right, and by bytes of the same length in pcap files.
     Redact(RedactArgs),
     /// List every rule with its group and default severity.
     Rules,
@@ -152,7 +153,7 @@ pub struct InspectArgs {
 failure leaves the original untouched. Exit status: 0 done, 1 with --check when a file would change, 2 on errors."
 )]
 pub struct RedactArgs {
-    /// Capture files or directories (`.http` and `.har`); `-` reads standard input and
+    /// Capture files or directories (`.http`, `.har`, `.pcap`, `.pcapng`); `-` reads standard input and
     /// writes the redacted capture to standard output.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,

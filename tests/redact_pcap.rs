@@ -130,3 +130,25 @@ fn every_copy_of_a_credential_is_masked_retransmissions_and_overlaps_too() {
     }
     assert_checksums(&redaction.redacted);
 }
+
+#[test]
+fn diff_names_frames_and_shows_no_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.pcap");
+    std::fs::write(&path, capture(&plain_exchanges())).unwrap();
+    let out = assert_cmd::Command::cargo_bin("a2alint")
+        .unwrap()
+        .args(["redact", "--diff"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).expect("the preview is text");
+    assert!(
+        text.lines().skip(2).all(|l| l.starts_with("frame ")),
+        "{text}"
+    );
+    assert!(text.contains("bytes masked at file offset"), "{text}");
+    for secret in SECRETS {
+        assert!(!text.contains(secret), "{text}");
+    }
+}

@@ -106,6 +106,9 @@ pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usi
                 "{}: would redact {} credential(s)",
                 redaction.path, redaction.replaced
             )?,
+            (Mode::Diff, _) if is_pcap(&bytes) => {
+                out.write_all(pcap::preview(&redaction.path, &bytes, &redaction.edits).as_bytes())?
+            }
             (Mode::Diff, _) => out.write_all(
                 edit::preview(
                     &redaction.path,

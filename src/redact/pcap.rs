@@ -7,7 +7,9 @@
 use std::ops::Range;
 
 use crate::capture::wire::h2::{LiteralField, placeholder};
-use crate::capture::wire::{TextOrigin, WireExchange, payload_copies, read_pcap_literals};
+use crate::capture::wire::{
+    TextOrigin, WireExchange, frame_offsets, payload_copies, read_pcap_literals,
+};
 use crate::capture::{Exchange, HttpReader, Message, Origin, map_pieces};
 use crate::redact::edit::Edit;
 use crate::secrets;
@@ -182,4 +184,23 @@ fn refusal(wire: &WireExchange, frame: u32, what: &str) -> String {
         "frame {frame}{stream} carries `{what}` in bytes that are not the file's one for one; \
          a2alint cannot replace it in place, so this file was left unchanged"
     )
+}
+
+/// What `redact --diff` shows for a pcap: a binary file has no lines to compare, so each
+/// change is named by its frame and place, never by the bytes it removes.
+pub fn preview(path: &str, file: &[u8], edits: &[Edit]) -> String {
+    let frames = frame_offsets(file);
+    let mut out = format!("--- {path}\n+++ {path} (redacted)\n");
+    let mut ranges: Vec<&Range<usize>> = edits.iter().map(|e| &e.range).collect();
+    ranges.sort_by_key(|r| (r.start, r.end));
+    ranges.dedup();
+    for range in ranges {
+        let frame = frames.partition_point(|&start| start <= range.start).max(1);
+        out.push_str(&format!(
+            "frame {frame}: {} bytes masked at file offset {}\n",
+            range.len(),
+            range.start
+        ));
+    }
+    out
 }

@@ -22,7 +22,10 @@
 //!     "related": [ Location ]
 //!   } ],
 //!   "summary": { "files", "exchanges", "errors", "warnings", "infos",
-//!                "suppressed", "baselined", "stale_baseline": int }
+//!                "suppressed", "baselined", "stale_baseline": int,
+//!                // present when not 0: pcap traffic skipped (not TCP; TCP but not
+//!                // HTTP) and encrypted connections
+//!                "skipped_frames", "skipped_connections", "tls_connections": int }
 //! }
 //! Location = {
 //!   "start": { "line": int, "column": int, "offset": int },
@@ -99,6 +102,9 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             suppressed: s.suppressed,
             baselined: s.baselined,
             stale_baseline: s.stale_baseline,
+            skipped_frames: s.skipped_frames,
+            skipped_connections: s.skipped_connections,
+            tls_connections: s.tls_connections,
         },
     };
     serde_json::to_writer_pretty(&mut *out, &document)?;
@@ -200,4 +206,15 @@ struct JsonSummary {
     suppressed: usize,
     baselined: usize,
     stale_baseline: usize,
+    // Only for runs with pcap files that held traffic a2alint does not read.
+    #[serde(skip_serializing_if = "is_zero")]
+    skipped_frames: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    skipped_connections: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    tls_connections: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

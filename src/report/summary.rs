@@ -96,6 +96,13 @@ pub fn write_summary(summary: &Summary, elapsed: Duration, out: &mut dyn Write) 
         (summary.tls_connections, "TCP connections encrypted (TLS)"),
     ] {
         if count > 0 {
+            // "1 TCP connections skipped" reads wrong: the counted word loses its `s`.
+            let what = if count == 1 {
+                what.replacen("connections", "connection", 1)
+                    .replacen("frames", "frame", 1)
+            } else {
+                what.to_string()
+            };
             write!(out, "; {count} {what}")?;
         }
     }

@@ -79,7 +79,7 @@ impl<'r> WireMap<'r> {
         let Some(current) = &self.current else {
             return self.place_on_frame(finding, Span::default());
         };
-        let heading = heading(self.path, current, &finding.primary);
+        let heading = heading(self.path, current, &finding.primary, exchange);
         let text = FileText {
             path: &heading,
             bytes: &current.text,
@@ -185,11 +185,20 @@ impl<'r> WireMap<'r> {
 
 /// What a text view's window is called: the file, the frame the label's bytes came
 /// from, the connection and the HTTP/2 stream.
-fn heading(path: &str, current: &Current, label: &Label) -> String {
-    let frame = match label.target {
-        Target::File => file_bytes(&current.origins, label.span).1,
-        Target::DecodedBody { .. } => current.origins.first().map_or(0, |o| o.frame),
+fn heading(
+    path: &str,
+    current: &Current,
+    label: &Label,
+    exchange: Option<&Exchange<'_>>,
+) -> String {
+    // A label inside a decoded body is on the wire where that body's bytes are.
+    let span = match label.target {
+        Target::File => label.span,
+        Target::DecodedBody { side, .. } => {
+            (exchange.and_then(|e| e.message(side))).map_or(Span::default(), |m| m.body.raw)
+        }
     };
+    let frame = file_bytes(&current.origins, span).1;
     let stream = current
         .stream
         .map_or(String::new(), |id| format!(", stream {id}"));

@@ -10,7 +10,8 @@ use crate::secrets;
 pub struct SecretInCapture;
 
 const HELP: &str = "run `a2alint redact` on the capture (it replaces credentials with <redacted> and keeps \
-                    Content-Length right), then rotate the credential: it may already have been shared";
+                    Content-Length right; in a pcap, with bytes of the same length), then rotate the \
+                    credential: it may already have been shared";
 
 impl Rule for SecretInCapture {
     fn id(&self) -> RuleId {

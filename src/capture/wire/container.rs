@@ -2,7 +2,9 @@
 //! its frame number (1-based, as Wireshark counts), link type and place in the file.
 
 use pcap_parser::pcapng::Block;
-use pcap_parser::{Linktype, parse_pcap_frame, parse_pcap_frame_be, parse_pcap_header};
+use pcap_parser::{
+    Linktype, parse_pcap_frame, parse_pcap_frame_be, parse_pcap_frame_modified, parse_pcap_header,
+};
 
 /// Packets longer than this are not real captures of a network packet (the largest link
 /// MTU plus headers, and tcpdump's 262,144-byte default snapshot length, are below it):
@@ -113,12 +115,19 @@ fn read_legacy(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), Cont
                 ),
             ));
         }
-        let parsed = if big_endian {
+        // The "modified" format (magic a1b2cd34, from old Linux patches) adds 8 bytes
+        // to each record header: interface, protocol and packet type.
+        let parsed = if header.is_modified_format() {
+            parse_pcap_frame_modified(rest)
+        } else if big_endian {
             parse_pcap_frame_be(rest)
         } else {
             parse_pcap_frame(rest)
         };
-        let (next, block) = parsed.map_err(|_| truncated(file, rest, "a packet record"))?;
+        let (next, block) = parsed.map_err(|_| {
+            let record = format!("the record of frame {}", frame.saturating_add(1));
+            truncated(file, rest, &record)
+        })?;
         frame = frame.saturating_add(1);
         each(Packet {
             frame,
