@@ -2,7 +2,7 @@
 //! added to the capture, and `[[ignore]]` by connection and HTTP/2 stream.
 
 #[allow(dead_code)]
-#[path = "common/pcap.rs"]
+#[path = "common/pcap/mod.rs"]
 mod pcap;
 
 use std::net::SocketAddr;

@@ -2,7 +2,7 @@
 //! are read within their limits, with a finding where a limit was reached.
 
 #[allow(dead_code)]
-#[path = "common/pcap.rs"]
+#[path = "common/pcap/mod.rs"]
 mod pcap;
 
 use std::net::SocketAddr;

@@ -4,7 +4,7 @@
 mod common;
 
 #[allow(dead_code)]
-#[path = "common/pcap.rs"]
+#[path = "common/pcap/mod.rs"]
 mod pcap;
 
 use a2alint::cli::Format;

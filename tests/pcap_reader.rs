@@ -3,7 +3,7 @@
 //! for byte with the frames and file bytes they came from, and holes never guessed at.
 
 #[allow(dead_code)]
-#[path = "common/pcap.rs"]
+#[path = "common/pcap/mod.rs"]
 mod pcap;
 
 use std::net::SocketAddr;

@@ -7,7 +7,7 @@
 #[path = "common/h2.rs"]
 mod h2;
 #[allow(dead_code)]
-#[path = "common/pcap.rs"]
+#[path = "common/pcap/mod.rs"]
 mod pcap;
 #[allow(dead_code)]
 #[path = "common/redacted.rs"]
