@@ -1,7 +1,9 @@
 //! A deterministic, seeded generator of recorded A2A traffic, for the benchmarks.
 //!
 //! Shared by `examples/corpus.rs` (writes corpora to disk), `examples/json_floor.rs` (the
-//! serde_json-only floor) and `benches/lint.rs` (criterion); nothing it makes is committed.
+//! serde_json-only floor) and `benches/lint.rs` (criterion); `pcap.rs` writes the same
+//! exchanges as a pcap file, for `examples/pcap_corpus.rs` and `benches/pcap.rs`. Nothing
+//! it makes is committed.
 //!
 //! What it makes: JSON-RPC and HTTP+JSON exchanges in a realistic mix: successes (sends,
 //! task reads, lists, cancels, agent cards, push configs), every A2A error answered right
@@ -17,6 +19,8 @@
 //! Everything depends only on the seed: the same seed gives the same bytes.
 
 #![allow(dead_code)]
+
+pub mod pcap;
 
 use std::io::Write;
 
@@ -1617,6 +1621,23 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 // -------------------------------------------------------------------- .http files
+
+/// One message as the exact bytes a TCP connection carries (CRLF lines, every body framed
+/// by `Content-Length` or chunked), for `pcap.rs`. A `Content-Length` edited by hand would
+/// put the rest of the connection out of step, so it is written true here.
+pub fn wire_message(out: &mut Vec<u8>, message: &Message) {
+    let style = Style {
+        crlf: true,
+        wire: true,
+    };
+    if let Framing::WrongLength(_) = message.framing {
+        let mut message = message.clone();
+        message.framing = Framing::Length;
+        write_message(out, &message, style);
+    } else {
+        write_message(out, message, style);
+    }
+}
 
 /// Writes one message as HTTP/1.1 text; returns nothing, the caller separates messages.
 fn write_message(out: &mut Vec<u8>, message: &Message, style: Style) {

@@ -64,6 +64,11 @@ impl<'r> FileLint<'r> {
         }
     }
 
+    /// The resolver findings are placed with, for what a format tells it late.
+    pub(super) fn resolver(&mut self) -> &mut Resolver<'r> {
+        &mut self.resolver
+    }
+
     /// Exchanges linted so far: the index of the next one.
     pub(super) fn exchanges(&self) -> usize {
         self.exchanges

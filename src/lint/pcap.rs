@@ -8,17 +8,9 @@ use crate::lint::{FileReport, Options};
 use crate::resolve::Resolver;
 
 pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileReport {
-    // Frames are indexed in a first pass over the packet headers, so the resolver can
-    // name the frame of any byte while exchanges are linted in the second.
-    let frames = crate::capture::wire::frame_offsets(file);
     // Answers are resolved at once: finding a pcap exchange again would mean reading
     // the whole file again.
-    let mut lint = FileLint::new(
-        path,
-        options,
-        Resolver::for_wire(path, file, &frames),
-        false,
-    );
+    let mut lint = FileLint::new(path, options, Resolver::for_wire(path, file), false);
     let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
         Some(http2) => {
             lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new());
@@ -33,6 +25,9 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
             lint.problems(reader.problems(), Unit::Wire(&exchange));
         }
     });
+    // Findings about frames come last, once the reader has said where every frame is.
+    lint.resolver()
+        .set_frames(wire.frames.iter().map(|f| f.start).collect());
     for (connection, problem) in &wire.connection_problems {
         lint.problems(std::slice::from_ref(problem), Unit::Connection(connection));
     }

@@ -102,12 +102,19 @@ impl<'r> Resolver<'r> {
     }
 
     /// Resolves findings about the exchanges of pcap file `file` (one at a time, see
-    /// [`Resolver::enter_wire`]) and about its frames ([`crate::capture::wire::file_span`]s);
-    /// `frames` holds where each frame's packet bytes start.
-    pub fn for_wire(path: &'r str, file: &'r [u8], frames: &'r [usize]) -> Self {
+    /// [`Resolver::enter_wire`]) and about its frames ([`crate::capture::wire::file_span`]s,
+    /// once [`Resolver::set_frames`] has said where the frames are).
+    pub fn for_wire(path: &'r str, file: &'r [u8]) -> Self {
         Resolver {
-            wire: Some(WireMap::new(path, file, frames)),
+            wire: Some(WireMap::new(path, file)),
             ..Resolver::new(path, file)
+        }
+    }
+
+    /// For a pcap file: where each frame's packet bytes start, as the reader found them.
+    pub fn set_frames(&mut self, frames: Vec<usize>) {
+        if let Some(wire) = &mut self.wire {
+            wire.set_frames(frames);
         }
     }
 

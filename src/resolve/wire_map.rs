@@ -14,7 +14,9 @@ use crate::source::{LineCol, LineIndex, Span};
 pub struct WireMap<'r> {
     path: &'r str,
     file: &'r [u8],
-    frames: &'r [usize],
+    /// Where each frame's packet bytes start: known once the file is read, before any
+    /// finding about frames is placed.
+    frames: Vec<usize>,
     current: Option<Current>,
     /// The connection that findings about frames are about, if any: its number and peers.
     connection: Option<(usize, String)>,
@@ -32,14 +34,18 @@ struct Current {
 }
 
 impl<'r> WireMap<'r> {
-    pub fn new(path: &'r str, file: &'r [u8], frames: &'r [usize]) -> Self {
+    pub fn new(path: &'r str, file: &'r [u8]) -> Self {
         WireMap {
             path,
             file,
-            frames,
+            frames: Vec::new(),
             current: None,
             connection: None,
         }
+    }
+
+    pub fn set_frames(&mut self, frames: Vec<usize>) {
+        self.frames = frames;
     }
 
     pub fn enter_connection(&mut self, connection: Option<&Connection>) {
