@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target the way FUZZING.md reports it:
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET is http_reader, har_reader, sse_parser or lint_source; SECONDS defaults to 600.
+# TARGET is http_reader, har_reader, sse_parser, lint_source, pcap_reader or h2_decoder;
+# SECONDS defaults to 600.
 # Seeds the corpora first if they are not there. Set FUZZ_TARGET_DIR to build elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,8 @@ shift $(($# < 2 ? $# : 2))
 case $target in
     har_reader) dict=har ;;
     sse_parser) dict=sse ;;
+    pcap_reader) dict=pcap ;;
+    h2_decoder) dict=h2 ;;
     *) dict=http ;;
 esac
 [ -d "fuzz/corpus/$target" ] || fuzz/seed.sh

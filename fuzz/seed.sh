@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the fuzzers' seed corpora in fuzz/corpus/<target>/ from the test fixtures and
-# samples. The corpora are not committed: run this before `cargo fuzz run`.
+# samples, and (pcap_seeds.py) the generated captures of pcap_reader and h2_decoder.
+# The corpora are not committed: run this before `cargo fuzz run`.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=..
-for target in http_reader har_reader sse_parser lint_source; do
+for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder; do
     mkdir -p "corpus/$target"
 done
 seed() { # seed TARGET FILE [CONTENT-FROM-STDIN]
@@ -30,6 +31,9 @@ done < <(find "$root/tests/fixtures" "$root/samples" -type f -name '*.har' -prin
 printf 'data: {"a":1}\r\n\r\nevent: error\r\ndata: {"error":{}}\r\n\r\n' >corpus/sse_parser/crlf
 printf ': ping\n\nid: 1\nretry: 100\ndata: {"x":\ndata:  2}\n\ndata:last' >corpus/sse_parser/lf
 printf 'data: one\rdata: two\r\revent\rdata\r' >corpus/sse_parser/cr
-for target in http_reader har_reader sse_parser lint_source; do
+# No fixture is a capture file: pcap_seeds.py writes pcap and pcapng files (and the two
+# directions of its HTTP/2 connections for h2_decoder) from the traffic it describes.
+python3 pcap_seeds.py corpus
+for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder; do
     printf '%s: %s seeds\n' "$target" "$(find "corpus/$target" -type f | wc -l)"
 done

@@ -123,3 +123,56 @@ fn comment_lines_in_a_body() {
         started.elapsed()
     );
 }
+
+/// A pcapng block whose length is below any block's minimum: pcap-parser took 12 from it
+/// and overflowed (found by the `pcap_reader` target).
+#[test]
+fn pcapng_block_shorter_than_a_block() {
+    let report = lint("pcapng-short-process-information-block.pcapng");
+    assert_eq!(fired(&report), ["capture-syntax"]);
+    assert!(
+        report.diagnostics[0]
+            .message
+            .contains("a pcapng block claims a length of 8 bytes"),
+        "{:?}",
+        messages(&report)
+    );
+}
+
+/// An `Upgrade: h2c` whose request range holds only blank lines after its head: httparse
+/// parsed nothing and a2alint took the span of a string outside the buffer (found by the
+/// `h2_decoder` target; the fixture is in that target's layout: the client's length in
+/// two bytes, a flags byte, an order byte, the client's bytes, the server's bytes).
+#[test]
+fn h2_upgrade_of_blank_lines() {
+    use a2alint::capture::wire::h2::{H2Start, read_h2};
+    use a2alint::capture::wire::{Connection, Stream, StreamPiece};
+    let input = std::fs::read(fixture("h2-upgrade-switching-of-blank-lines.h2-input")).unwrap();
+    let client_len = usize::from(u16::from_be_bytes([input[0], input[1]]));
+    let (client, server) = input[4..].split_at(client_len);
+    let stream = |bytes: &[u8]| Stream {
+        bytes: bytes.to_vec(),
+        pieces: vec![StreamPiece {
+            at: 0,
+            file: 0,
+            len: bytes.len(),
+            frame: 1,
+        }],
+        end: Default::default(),
+    };
+    let connection = Connection {
+        number: 1,
+        client: "127.0.0.1:1".parse().unwrap(),
+        server: "127.0.0.1:2".parse().unwrap(),
+    };
+    let start = H2Start::Upgrade {
+        request: 0..client.len(),
+        switching: 0..server.len(),
+        client_at: client.len(),
+        server_at: server.len(),
+    };
+    let read = read_h2(&connection, &stream(client), &stream(server), start, 0);
+    for exchange in &read.exchanges {
+        let _ = exchange.http2_exchange();
+    }
+}

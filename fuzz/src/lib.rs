@@ -1,7 +1,10 @@
 //! Invariants the fuzz targets check on top of "does not panic": every span a2alint hands
 //! out lies inside the bytes it was read from, and the bytes it says are there are there.
 
-use a2alint::capture::{Capture, Content, Event, Message, Origin, ReadProblem};
+use a2alint::capture::wire::{
+    FILE_SPANS, Wire, WireExchange, WireMessage, WireParts, frame_offsets, unshift_file_span,
+};
+use a2alint::capture::{Capture, Content, Event, Message, Origin, ReadProblem, read_http};
 use a2alint::cli::Format;
 use a2alint::report::{Context, Summary};
 use a2alint::source::Span;
@@ -61,6 +64,7 @@ pub fn check_capture(src: &[u8], capture: &Capture<'_>) {
                 in_bounds(src, *body, "length mismatch body");
             }
             ReadProblem::Undecodable { header, .. } => in_bounds(src, *header, "coding header"),
+            ReadProblem::Incomplete { span, .. } => in_bounds(src, *span, "incomplete"),
         }
     }
 }
@@ -172,4 +176,158 @@ pub fn lint_and_render(paths: &[&str], bytes: &[u8], color: bool, sarif: bool) -
         }
     }
     reports
+}
+
+/// Every span a problem names.
+fn problem_spans(problem: &ReadProblem) -> Vec<Span> {
+    match problem {
+        ReadProblem::Syntax { span, .. } | ReadProblem::Incomplete { span, .. } => vec![*span],
+        ReadProblem::LengthMismatch { header, body, .. } => vec![*header, *body],
+        ReadProblem::Undecodable { header, .. } => vec![*header],
+    }
+}
+
+/// Checks a problem about frames: its spans are spans of the capture file `file`, moved
+/// up by [`FILE_SPANS`](a2alint::capture::wire::FILE_SPANS).
+pub fn check_file_problem(file: &[u8], problem: &ReadProblem) {
+    for span in problem_spans(problem) {
+        let Some(span) = unshift_file_span(span) else {
+            panic!("problem span {span:?} is not a file span: {problem:?}");
+        };
+        in_bounds(file, span, "file problem");
+    }
+}
+
+/// Checks a problem in the text of one exchange: its spans lie inside that text.
+pub fn check_text_problem(text: &[u8], problem: &ReadProblem) {
+    for span in problem_spans(problem) {
+        in_bounds(text, span, "exchange problem");
+    }
+}
+
+/// Checks what `read_pcap` returned for `file`, besides the exchanges.
+pub fn check_wire(file: &[u8], wire: &Wire) {
+    assert_eq!(wire.counts.frames, wire.frames.len());
+    for frame in &wire.frames {
+        in_bounds(file, *frame, "frame");
+    }
+    assert!(
+        wire.frames.windows(2).all(|w| w[0].end <= w[1].start),
+        "frames in file order"
+    );
+    let starts: Vec<usize> = wire.frames.iter().map(|f| f.start).collect();
+    assert_eq!(
+        frame_offsets(file),
+        starts,
+        "both passes see the same frames"
+    );
+    let counts = wire.counts;
+    assert!(
+        counts.http_connections + counts.skipped_connections + counts.tls_connections
+            <= counts.connections,
+        "{counts:?}"
+    );
+    assert!(counts.skipped_frames <= counts.frames, "{counts:?}");
+    let connection_problems = wire.connection_problems.iter().map(|(_, p)| p);
+    for problem in wire.problems.iter().chain(connection_problems) {
+        check_file_problem(file, problem);
+    }
+}
+
+/// Checks one exchange the wire reader handed out. `file` holds the bytes its origins
+/// point into, `frames` is how many frames it has (origins name frames `1..=frames`).
+pub fn check_wire_exchange(file: &[u8], frames: usize, exchange: &WireExchange) {
+    let text = &exchange.text;
+    assert!(text.len() < FILE_SPANS);
+    let mut last = 0;
+    for origin in &exchange.origins {
+        in_bounds(text, origin.text, "origin text");
+        in_bounds(file, origin.file, "origin file");
+        assert!(origin.text.start >= last, "origins sorted by text start");
+        last = origin.text.start;
+        assert!(
+            (1..=frames).contains(&(origin.frame as usize)),
+            "origin frame {} of {frames}",
+            origin.frame
+        );
+        if origin.exact {
+            assert_eq!(
+                &text[origin.text.range()],
+                &file[origin.file.range()],
+                "exact origin {origin:?} differs from the file"
+            );
+        }
+    }
+    match &exchange.parts {
+        WireParts::Http1 => {
+            assert!(exchange.http2_exchange().is_none());
+            let capture = read_http(text);
+            check_capture(text, &capture);
+        }
+        WireParts::Http2 {
+            request,
+            interim,
+            response,
+        } => {
+            for m in request.iter().chain(interim).chain(response) {
+                check_wire_message(text, m);
+            }
+            let http2 = exchange
+                .http2_exchange()
+                .expect("an HTTP/2 view reads as an exchange");
+            assert_eq!(http2.index, exchange.index);
+            assert_eq!(http2.request.is_some(), request.is_some());
+            assert_eq!(http2.interim.len(), interim.len());
+            assert_eq!(http2.response.is_some(), response.is_some());
+            let messages = http2
+                .request
+                .iter()
+                .chain(http2.interim.iter())
+                .chain(http2.response.iter());
+            for message in messages {
+                check_http2_message(text, message);
+            }
+        }
+    }
+}
+
+fn check_wire_message(text: &[u8], m: &WireMessage) {
+    in_bounds(text, m.span, "message");
+    for (span, what) in [
+        (m.start_line, "start line"),
+        (m.first, "start line part"),
+        (m.second, "start line part"),
+        (m.body.raw, "body"),
+    ] {
+        in_bounds(text, span, what);
+        assert!(
+            m.span.start <= span.start && span.end <= m.span.end,
+            "{what} {span:?} outside its message {:?}",
+            m.span
+        );
+    }
+    for &(name, value) in m.headers.iter().chain(&m.trailers) {
+        in_bounds(text, name, "field name");
+        in_bounds(text, value, "field value");
+    }
+}
+
+/// An HTTP/2 message as the rules read it: spans inside the text, fields are the bytes
+/// their spans name (a name that is not UTF-8 reads as ""), bodies map back inside it.
+fn check_http2_message(text: &[u8], message: &Message<'_>) {
+    in_bounds(text, message.span, "message");
+    in_bounds(text, message.start_line_span, "start line");
+    for header in message.headers.iter().chain(&message.trailers) {
+        in_bounds(text, header.name_span, "header name");
+        in_bounds(text, header.value_span, "header value");
+        let name = &text[header.name_span.range()];
+        let expected = std::str::from_utf8(name).unwrap_or("");
+        assert_eq!(header.name, expected);
+        assert_eq!(header.value, &text[header.value_span.range()]);
+    }
+    let raw = message.body.raw;
+    in_bounds(text, raw, "body");
+    if let Some(content) = &message.body.content {
+        check_content(text, raw, content);
+    }
 }

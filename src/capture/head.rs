@@ -147,13 +147,20 @@ fn parse_with_httparse<'s>(
             })
         } else {
             let mut request = httparse::Request::new(slots);
-            request.parse(buf).map(|_| ParsedHead {
-                start: ParsedStart::Request {
-                    method: Span::of_subslice(buf, request.method.unwrap_or("").as_bytes()),
-                    target: Span::of_subslice(buf, request.path.unwrap_or("").as_bytes()),
-                },
-                minor_version: request.version.unwrap_or(1),
-                headers: headers_of(buf, request.headers, src, pos),
+            request.parse(buf).and_then(|_| {
+                // httparse skips leading blank lines and may stop before a method or path
+                // (a partial parse); there is then no start line to point at.
+                let (Some(method), Some(path)) = (request.method, request.path) else {
+                    return Err(httparse::Error::Token);
+                };
+                Ok(ParsedHead {
+                    start: ParsedStart::Request {
+                        method: Span::of_subslice(buf, method.as_bytes()),
+                        target: Span::of_subslice(buf, path.as_bytes()),
+                    },
+                    minor_version: request.version.unwrap_or(1),
+                    headers: headers_of(buf, request.headers, src, pos),
+                })
             })
         };
         match result {

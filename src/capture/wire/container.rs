@@ -152,7 +152,7 @@ fn read_pcapng(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), Cont
             return Err(truncated(file, rest, "a pcapng block"));
         }
         let length = block_length(rest, big_endian);
-        if length as usize > MAX_PACKET + 64 {
+        if length < 12 || length as usize > MAX_PACKET + 64 {
             return Err(damaged(
                 file,
                 rest,
