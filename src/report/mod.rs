@@ -7,6 +7,7 @@ mod human;
 mod json;
 mod junit;
 mod sarif;
+mod sarif_location;
 mod summary;
 
 pub use summary::{Summary, write_summary};

@@ -14,7 +14,8 @@ use crate::lint::FileReport;
 use crate::report::Context;
 use crate::report::github::repo_path;
 use crate::report::gitlab::{identity, occurrences};
-use crate::resolve::{Diagnostic, Location};
+use crate::report::sarif_location::{ArtifactLocation, SarifLocation, location};
+use crate::resolve::Diagnostic;
 use crate::rules::{Group, RuleId};
 
 const SCHEMA: &str =
@@ -127,66 +128,6 @@ fn result(d: &Diagnostic, occurrence: usize, artifact: &ArtifactLocation) -> Sar
             severity: d.severity.as_str(),
             exchange: d.exchange,
         },
-    }
-}
-
-fn location(l: &Location, id: Option<usize>, artifact: &ArtifactLocation) -> SarifLocation {
-    // A label inside a decoded (decompressed, de-chunked) body is placed on the body's raw
-    // bytes in the file; say which decoded body the note is about.
-    let text = match &l.body {
-        Some(body) if l.text.is_empty() => format!("in the decoded body {body}"),
-        Some(body) => format!("{} (in the decoded body {body})", l.text),
-        None => l.text.clone(),
-    };
-    // A pcap file is binary: its region is the label's bytes in the frame (§3.30.2), and
-    // the message names the frame as Wireshark does.
-    if let Some(frame) = &l.frame {
-        let mut place = format!("frame {}", frame.frame);
-        if let Some(stream) = frame.stream {
-            place.push_str(&format!(", HTTP/2 stream {stream}"));
-        }
-        if let Some(peers) = &frame.peers {
-            place.push_str(&format!(", {peers}"));
-        }
-        let text = if text.is_empty() {
-            place
-        } else {
-            format!("{text} ({place})")
-        };
-        return SarifLocation {
-            id,
-            physical_location: PhysicalLocation {
-                artifact_location: artifact.clone(),
-                // GitHub code scanning needs a start line to show a result; a pcap's
-                // line is its frame number, as in every line-based format.
-                region: Region {
-                    start_line: Some(frame.frame as usize),
-                    start_column: None,
-                    end_line: None,
-                    end_column: None,
-                    byte_offset: l.span.start,
-                    byte_length: l.span.len(),
-                },
-            },
-            message: Some(Text { text }),
-        };
-    }
-    SarifLocation {
-        id,
-        physical_location: PhysicalLocation {
-            artifact_location: artifact.clone(),
-            region: Region {
-                start_line: Some(l.start.line),
-                start_column: Some(l.start.column),
-                end_line: Some(l.end.line),
-                // Exclusive, "the column following the end" (§3.2), as `Location.end` is.
-                end_column: Some(l.end.column),
-                // Our offsets count bytes, so they go in byteOffset/byteLength, not charOffset.
-                byte_offset: l.span.start,
-                byte_length: l.span.len(),
-            },
-        },
-        message: (!text.is_empty()).then_some(Text { text }),
     }
 }
 
@@ -347,8 +288,8 @@ struct Descriptor {
 }
 
 #[derive(Serialize)]
-struct Text {
-    text: String,
+pub(super) struct Text {
+    pub(super) text: String,
 }
 
 #[derive(Serialize)]
@@ -384,46 +325,6 @@ struct SarifResult {
     related_locations: Vec<SarifLocation>,
     partial_fingerprints: PartialFingerprints,
     properties: ResultProperties,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifLocation {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<usize>,
-    physical_location: PhysicalLocation,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<Text>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PhysicalLocation {
-    artifact_location: ArtifactLocation,
-    region: Region,
-}
-
-#[derive(Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ArtifactLocation {
-    uri: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    uri_base_id: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Region {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    start_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    start_column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    end_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    end_column: Option<usize>,
-    byte_offset: usize,
-    byte_length: usize,
 }
 
 #[derive(Serialize)]
