@@ -7,8 +7,9 @@
 use crate::capture::Exchange;
 use crate::capture::wire::{Connection, TextOrigin, WireExchange, unshift_file_span};
 use crate::finding::{Finding, Label, Target};
+use crate::resolve::file_text::FileText;
 use crate::resolve::snippet::{Snippet, SourceText};
-use crate::resolve::{FileText, FramePlace, Location, mask_text};
+use crate::resolve::{FramePlace, Location, mask_text};
 use crate::source::{LineCol, LineIndex, Span};
 
 pub struct WireMap<'r> {
@@ -220,32 +221,26 @@ fn file_bytes(origins: &[TextOrigin], span: Span) -> (Span, u32, u32) {
     let Some(origin) = origins.get(first).or(origins.last()) else {
         return (Span::default(), 0, 0);
     };
-    let start = if origin.exact {
-        origin.file.start
-            + span
-                .start
-                .saturating_sub(origin.text.start)
-                .min(origin.file.len())
-    } else {
-        origin.file.start
-    };
+    let start = file_offset(origin, span.start, origin.file.start);
     let last_index = origins
         .partition_point(|o| o.text.start < span.end.max(span.start + 1))
         .saturating_sub(1)
         .max(first);
     let last = origins.get(last_index).unwrap_or(origin);
-    let end = if last.exact {
-        last.file.start
-            + span
-                .end
-                .saturating_sub(last.text.start)
-                .min(last.file.len())
-    } else {
-        last.file.end
-    };
+    let end = file_offset(last, span.end, last.file.end);
     // Over several frames the range runs through the bytes between them (other
     // packets' headers): still the shortest range of the file that holds the label.
     (Span::new(start, end.max(start)), origin.frame, last.frame)
+}
+
+/// Where text offset `at` is in the file: the same byte of an exact origin, `otherwise`
+/// for one decoded from its bytes (any of them stands for all).
+fn file_offset(origin: &TextOrigin, at: usize, otherwise: usize) -> usize {
+    if origin.exact {
+        origin.file.start + at.saturating_sub(origin.text.start).min(origin.file.len())
+    } else {
+        otherwise
+    }
 }
 
 fn frame_line(frame: u32) -> LineCol {
