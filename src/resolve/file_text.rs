@@ -3,8 +3,7 @@
 //! in a decoded body is shown in that body.
 
 use crate::capture::{Exchange, Side};
-use crate::finding::Finding;
-use crate::finding::{Label, Target};
+use crate::finding::{Finding, Label, Target};
 use crate::resolve::snippet::{Snippet, SourceText};
 use crate::resolve::{Location, SAME_WINDOW_LINES, mask_text};
 use crate::source::{LineIndex, Span};
