@@ -28,6 +28,7 @@ pub mod finding;
 pub mod inspect;
 pub mod lint;
 pub mod profile;
+pub mod proto;
 pub mod redact;
 pub mod report;
 pub mod resolve;

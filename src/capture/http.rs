@@ -130,6 +130,7 @@ impl<'s> HttpReader<'s> {
             headers: head.headers,
             body,
             comments: std::mem::take(&mut self.comments),
+            grpc: None,
         };
         self.accept(message);
         next

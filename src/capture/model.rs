@@ -115,6 +115,20 @@ pub struct Message<'s> {
     pub span: Span,
     /// The `#` and `//` comment lines just before the message.
     pub comments: Vec<Span>,
+    /// For a gRPC message read off the wire: its messages and decoded Status.
+    pub grpc: Option<GrpcBody<'s>>,
+}
+
+/// A gRPC message's body as the view wrote it (gRPC over HTTP/2, A2A §10): each
+/// length-prefixed message as proto3 JSON, and the `google.rpc.Status` of
+/// `grpc-status-details-bin` decoded into JSON of its own.
+#[derive(Debug, Default)]
+pub struct GrpcBody<'s> {
+    /// Each message's span in the body content, and whether that span holds its JSON
+    /// (a message with no schema, or one that does not decode, is a line saying so).
+    pub messages: Vec<(Span, bool)>,
+    /// The decoded Status as JSON, to read and to label.
+    pub status: Option<Content<'s>>,
 }
 
 impl<'s> Message<'s> {

@@ -5,6 +5,7 @@
 
 mod container;
 mod copies;
+pub mod grpc;
 pub mod h2;
 mod http1;
 mod link;
@@ -19,7 +20,7 @@ pub use container::is_pcap;
 pub use copies::{Copy, payload_copies};
 pub use read::{frame_offsets, read_pcap, read_pcap_literals};
 pub use rewrite::refresh_checksums;
-pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireMessage, WireParts};
+pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireGrpc, WireMessage, WireParts};
 
 use crate::capture::model::ReadProblem;
 use crate::source::Span;

@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 use crate::capture::model::{
-    Body, Content, Ending, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
+    Body, Content, Ending, Exchange, GrpcBody, Header, Message, Origin, ReadProblem, StartLine,
+    Version,
 };
 use crate::capture::wire::Connection;
 use crate::source::Span;
@@ -89,8 +90,19 @@ pub struct WireMessage {
     /// `(name, value)` spans of the trailer fields, if a trailing HEADERS frame came.
     pub trailers: Vec<(Span, Span)>,
     pub body: WireBody,
+    /// For a gRPC message: its messages and decoded Status, as spans of the text.
+    pub grpc: Option<WireGrpc>,
     /// From the start line to the end of the last trailer.
     pub span: Span,
+}
+
+/// The parts of a gRPC message in the text view.
+#[derive(Debug, Clone, Default)]
+pub struct WireGrpc {
+    /// Each message's JSON (or the line saying why there is none), and whether it is JSON.
+    pub messages: Vec<(Span, bool)>,
+    /// The JSON of the Status decoded from `grpc-status-details-bin`.
+    pub status: Option<Span>,
 }
 
 /// An HTTP/2 message body: the DATA payloads joined, as written in the text.
@@ -183,5 +195,18 @@ fn message<'t>(text: &'t [u8], m: &'t WireMessage, is_request: bool) -> Message<
         },
         span: m.span,
         comments: Vec::new(),
+        grpc: m.grpc.as_ref().map(|grpc| GrpcBody {
+            // Body content starts at the raw body, so message spans are moved onto it.
+            messages: (grpc.messages.iter())
+                .map(|&(span, json)| {
+                    let start = m.body.raw.start;
+                    (Span::new(span.start - start, span.end - start), json)
+                })
+                .collect(),
+            status: grpc.status.map(|span| Content {
+                bytes: Cow::Borrowed(&text[span.range()]),
+                origin: Origin::Verbatim { start: span.start },
+            }),
+        }),
     }
 }

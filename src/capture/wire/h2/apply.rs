@@ -201,6 +201,9 @@ impl<'a> Reader<'a> {
                     let max = &mut self.peers[other].max_frame;
                     *max = (*max).max(value);
                 }
+                crate::capture::wire::grpc::TRUE_BINARY_SETTING => {
+                    self.peers[side].true_binary = value == 1;
+                }
                 _ => {}
             }
         }

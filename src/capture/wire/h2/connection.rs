@@ -37,6 +37,8 @@ pub struct Peer<'a> {
     pub last_opened: u32,
     /// Its first frame must be SETTINGS (§3.4), still to be checked.
     preface_settings: bool,
+    /// It sent setting 0xfe03 = 1: it takes gRPC true binary metadata.
+    pub true_binary: bool,
 }
 
 impl<'a> Peer<'a> {
@@ -49,6 +51,7 @@ impl<'a> Peer<'a> {
             open_block: None,
             last_opened: 0,
             preface_settings: true,
+            true_binary: false,
         }
     }
 

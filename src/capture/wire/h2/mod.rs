@@ -12,6 +12,7 @@ mod apply;
 mod blocks;
 mod connection;
 mod frames;
+mod grpc_view;
 mod hpack;
 mod huffman;
 mod mask;
@@ -138,7 +139,8 @@ fn read(
         literals: reader.literals.take().unwrap_or_default(),
         ..H2Read::default()
     };
-    let mut writer = ViewWriter::new(client, server);
+    let true_binary = reader.peers.iter().all(|peer| peer.true_binary);
+    let mut writer = ViewWriter::new(client, server, true_binary);
     for (index, stream) in (first_index..).zip(&reader.streams.list) {
         let view = writer.write(stream);
         (read.exchange_problems).extend(view.problems.into_iter().map(|p| (index, p)));

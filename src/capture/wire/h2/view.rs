@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use crate::capture::encoding::decode;
 use crate::capture::model::ReadProblem;
+use crate::capture::wire::h2::grpc_view::GrpcCall;
 use crate::capture::wire::h2::hpack::Field;
 use crate::capture::wire::h2::streams::{Block, H2Stream, Head, Side};
 use crate::capture::wire::h2::upgrade::http1_spans;
@@ -24,6 +25,8 @@ pub struct ViewWriter<'a> {
     pub server: &'a Stream,
     /// Decoded body bytes still allowed on this connection.
     decoded_left: usize,
+    /// Both peers sent setting 0xfe03: `-bin` values may be raw bytes after a 0x00.
+    true_binary: bool,
 }
 
 /// One stream's view and the problems found in it (spans of its text).
@@ -36,28 +39,35 @@ pub struct View {
 
 /// The text being written for one stream.
 #[derive(Default)]
-struct Text {
-    text: Vec<u8>,
+pub(super) struct Text {
+    pub text: Vec<u8>,
     origins: Vec<TextOrigin>,
-    problems: Vec<ReadProblem>,
+    pub problems: Vec<ReadProblem>,
+    pub true_binary: bool,
 }
 
 impl<'a> ViewWriter<'a> {
-    pub fn new(client: &'a Stream, server: &'a Stream) -> Self {
+    pub fn new(client: &'a Stream, server: &'a Stream, true_binary: bool) -> Self {
         ViewWriter {
             client,
             server,
             decoded_left: MAX_CONNECTION_DECODED,
+            true_binary,
         }
     }
 
     pub fn write(&mut self, stream: &H2Stream) -> View {
-        let mut out = Text::default();
-        let request = self.message(&mut out, self.client, &stream.request, true);
+        let mut out = Text {
+            true_binary: self.true_binary,
+            ..Text::default()
+        };
+        let call = GrpcCall::of(stream);
+        let call = call.as_ref();
+        let request = self.message(&mut out, self.client, &stream.request, true, call);
         let interim = (stream.interim.iter())
             .map(|head| self.head_only(&mut out, head))
             .collect();
-        let response = self.message(&mut out, self.server, &stream.response, false);
+        let response = self.message(&mut out, self.server, &stream.response, false, call);
         View {
             text: out.text,
             origins: out.origins,
@@ -77,6 +87,7 @@ impl<'a> ViewWriter<'a> {
         dir: &Stream,
         side: &Side,
         is_request: bool,
+        call: Option<&GrpcCall>,
     ) -> Option<WireMessage> {
         let head = side.head.as_ref()?;
         let (mut message, head_origin) = match head {
@@ -85,13 +96,20 @@ impl<'a> ViewWriter<'a> {
         };
         // An HTTP/1.1 head comes with its body; an HTTP/2 one's starts after it.
         let body_start = message.body.raw.start;
-        for range in &side.data {
-            out.copy(dir, range.clone());
+        match call {
+            Some(call) => out.grpc_body(dir, side, call, is_request, &mut message),
+            None => {
+                for range in &side.data {
+                    out.copy(dir, range.clone());
+                }
+            }
         }
         message.body.raw = Span::new(body_start, out.text.len());
         message.body.cut = !side.ended || side.overflowed;
         message.span = Span::new(message.start_line.start, out.text.len());
-        self.decode_body(out, &mut message);
+        if call.is_none() {
+            self.decode_body(out, &mut message);
+        }
         // A line between the body and what follows, for the eye; it maps where the head
         // does.
         let separator = out.text.len();
@@ -100,8 +118,17 @@ impl<'a> ViewWriter<'a> {
         if let Some(trailers) = &side.trailers {
             let start = out.text.len();
             message.trailers = out.fields(&trailers.fields);
-            out.origin(start, dir.locate(trailers.payload.clone()), false);
+            let origin = dir.locate(trailers.payload.clone());
+            out.origin(start, origin, false);
             message.span.end = message.trailers.last().map_or(start, |(_, v)| v.end);
+            if call.is_some() {
+                let spans = message.trailers.clone();
+                out.grpc_status(&trailers.fields, &spans, origin, &mut message);
+            }
+        } else if let (Some(_), Head::Fields(block)) = (call, head) {
+            // Trailers-only: the status came in the head (gRPC over HTTP/2).
+            let spans = message.headers.clone();
+            out.grpc_status(&block.fields, &spans, head_origin, &mut message);
         }
         Some(message)
     }
@@ -154,8 +181,21 @@ impl<'a> ViewWriter<'a> {
 }
 
 impl Text {
+    /// Maps `span` of the text to `file` bytes of `frame`, when known: decoded, so not
+    /// byte for byte.
+    pub fn origin_of(&mut self, span: Span, origin: Option<(u32, Span)>) {
+        if let (Some((frame, file)), false) = (origin, span.is_empty()) {
+            self.origins.push(TextOrigin {
+                text: span,
+                file,
+                frame,
+                exact: false,
+            });
+        }
+    }
+
     /// Maps `text[start..]` (if not empty) to `file` bytes of `frame`, when known.
-    fn origin(&mut self, start: usize, origin: Option<(u32, Span)>, exact: bool) {
+    pub fn origin(&mut self, start: usize, origin: Option<(u32, Span)>, exact: bool) {
         let Some((frame, file)) = origin else {
             return;
         };
@@ -216,7 +256,18 @@ impl Text {
         for field in fields {
             let (name, bad_name) = self.escaped(&field.name, true);
             self.text.extend(b": ");
-            let (value, bad_value) = self.escaped(&field.value, false);
+            let (value, bad_value) = match field.value.split_first() {
+                // True binary metadata is raw bytes; the view writes them as the
+                // base64 any other peer would have sent.
+                Some((0, raw)) if self.true_binary && field.name.ends_with(b"-bin") => {
+                    use base64::Engine;
+                    let start = self.text.len();
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(raw);
+                    self.text.extend(encoded.bytes());
+                    (Span::new(start, self.text.len()), false)
+                }
+                _ => self.escaped(&field.value, false),
+            };
             self.text.extend(b"\r\n");
             if bad_name || bad_value {
                 self.problems.push(ReadProblem::Syntax {
@@ -306,6 +357,7 @@ fn message(
             undecodable: false,
             cut: false,
         },
+        grpc: None,
         span: Span::new(start_line.start, body_at),
     }
 }

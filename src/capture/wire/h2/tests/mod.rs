@@ -113,6 +113,13 @@ pub fn messages(read: &H2Read) -> Vec<String> {
         .collect()
 }
 
+/// A call that is not gRPC: the same exchange with an opaque body.
+pub fn opaque(huffman: bool) -> H2Exchange {
+    let mut call = grpc(huffman);
+    call.request_headers[4].1 = "application/octet-stream".into();
+    call
+}
+
 pub fn grpc(huffman: bool) -> H2Exchange {
     H2Exchange {
         request_headers: fields(&[
@@ -122,9 +129,11 @@ pub fn grpc(huffman: bool) -> H2Exchange {
             (":authority", "127.0.0.1:50051"),
             ("content-type", "application/grpc"),
         ]),
-        request_body: b"\0\0\0\0\x05hello".to_vec(),
+        // SendMessageRequest { message { message_id: "m-1" } }
+        request_body: b"\0\0\0\0\x07\x12\x05\x0a\x03m-1".to_vec(),
         response_headers: fields(&[(":status", "200"), ("content-type", "application/grpc")]),
-        response_body: b"\0\0\0\0\x02ok".to_vec(),
+        // SendMessageResponse { message { message_id: "m-2" } }
+        response_body: b"\0\0\0\0\x07\x12\x05\x0a\x03m-2".to_vec(),
         trailers: fields(&[("grpc-status", "0")]),
         huffman,
     }

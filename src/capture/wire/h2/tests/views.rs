@@ -19,8 +19,10 @@ fn writes_the_view_of_a_grpc_call() {
         text(exchange),
         "POST /lf.a2a.v1.A2AService/SendMessage HTTP/2\r\n:method: POST\r\n:scheme: http\r\n\
          :path: /lf.a2a.v1.A2AService/SendMessage\r\n:authority: 127.0.0.1:50051\r\n\
-         content-type: application/grpc\r\n\r\n\0\0\0\0\x05hello\r\nHTTP/2 200\r\n\
-         :status: 200\r\ncontent-type: application/grpc\r\n\r\n\0\0\0\0\x02ok\r\n\
+         content-type: application/grpc\r\n\r\n\
+         {\n  \"message\": {\n    \"messageId\": \"m-1\"\n  }\n}\r\n\r\nHTTP/2 200\r\n\
+         :status: 200\r\ncontent-type: application/grpc\r\n\r\n\
+         {\n  \"message\": {\n    \"messageId\": \"m-2\"\n  }\n}\r\n\r\n\
          grpc-status: 0\r\n"
     );
     assert_eq!((exchange.index, exchange.stream), (0, Some(1)));
@@ -34,9 +36,11 @@ fn writes_the_view_of_a_grpc_call() {
         "/lf.a2a.v1.A2AService/SendMessage"
     );
     assert_eq!(at(exchange, request.headers[4].1), "application/grpc");
+    let grpc = request.grpc.as_ref().unwrap();
+    assert_eq!(grpc.messages.len(), 1);
     assert_eq!(
-        &exchange.text[request.body.raw.range()],
-        b"\0\0\0\0\x05hello"
+        at(exchange, grpc.messages[0].0),
+        "{\n  \"message\": {\n    \"messageId\": \"m-1\"\n  }\n}"
     );
     assert_eq!(at(exchange, response.first), "200");
     assert_eq!(at(exchange, response.start_line), "HTTP/2 200");
@@ -50,7 +54,7 @@ fn writes_the_view_of_a_grpc_call() {
 
 #[test]
 fn body_origins_are_exact_file_bytes_across_segments() {
-    let mut call = grpc(true);
+    let mut call = opaque(true);
     call.response_body = (0..40_000u32).map(|i| (i % 251) as u8).collect();
     let (client, server) = h2_conversation(&[call.clone(), call.clone()]);
     // Small segments: DATA frames and even frame headers straddle them.
@@ -172,7 +176,7 @@ fn undoes_gzip_and_reports_a_broken_coding() {
     use std::io::Write;
     let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gzip.write_all(br#"{"ok":true}"#).unwrap();
-    let mut call = grpc(false);
+    let mut call = opaque(false);
     call.response_headers
         .push(("content-encoding".into(), "gzip".into()));
     call.response_body = gzip.finish().unwrap();
