@@ -53,13 +53,21 @@ impl Text {
         let at = self.text.len();
         self.text.extend(&rendered.text);
         let mut grpc = WireGrpc::default();
-        for m in &rendered.messages {
-            let start = at + m.text.start;
-            // The whole rendering of a message maps to its bytes, prefix included.
+        let messages = &rendered.messages;
+        for (i, m) in messages.iter().enumerate() {
+            // The rendering of a message, up to the next one, maps to its bytes, prefix
+            // included; the last one's also covers a line about bytes after it.
+            let next = messages
+                .get(i + 1)
+                .map_or(rendered.text.len(), |n| n.text.start);
             let origin = dir.locate(stream_range(&side.data, m.data.clone()));
-            self.origin_of(Span::new(start, at + m.text.end), origin);
+            self.origin_of(Span::new(at + m.text.start, at + next), origin);
             grpc.messages
-                .push((Span::new(start, at + m.text.end), m.json));
+                .push((Span::new(at + m.text.start, at + m.text.end), m.json));
+        }
+        if messages.is_empty() {
+            let origin = dir.locate(stream_range(&side.data, 0..body.len()));
+            self.origin_of(Span::new(at, self.text.len()), origin);
         }
         for (range, coding, reason) in rendered.problems {
             self.problems.push(ReadProblem::Undecodable {
