@@ -69,6 +69,12 @@ impl Label {
         self
     }
 
+    /// The same place with another text.
+    pub fn retext(mut self, text: impl Into<String>) -> Self {
+        self.text = text.into();
+        self
+    }
+
     /// A label on `span` of a message's decoded body; it points at the capture bytes when
     /// the body can be mapped back to them, and at the decoded body otherwise.
     pub fn in_body(

@@ -1,9 +1,12 @@
-//! The error view: one shape for a JSON-RPC error object (A2A §9.5) and an HTTP+JSON
-//! `google.rpc.Status` (A2A §11.6), with the details that name the error.
+//! The error view: one shape for a JSON-RPC error object (A2A §9.5), an HTTP+JSON
+//! `google.rpc.Status` (A2A §11.6) and a gRPC status (A2A §10.6), with the details that
+//! name the error.
+
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use crate::classify::Doc;
+use crate::classify::{Doc, GrpcStatusView};
 use crate::finding::Label;
 use crate::table::{A2aError, table};
 
@@ -14,7 +17,13 @@ pub enum ErrorForm {
     JsonRpc,
     /// `{"error":{"code","status","message","details"}}`
     Status,
+    /// `grpc-status`, `grpc-message` and the `google.rpc.Status` of
+    /// `grpc-status-details-bin`, whose JSON is the document labels point into.
+    Grpc,
 }
+
+/// The members of a gRPC error whose details did not come.
+static NO_MEMBERS: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
 
 /// An error object and what it says.
 #[derive(Debug)]
@@ -28,6 +37,8 @@ pub struct ErrorView<'v> {
     pub details: Vec<Detail<'v>>,
     /// The body or stream event the error is in, for labels.
     pub doc: Doc<'v>,
+    /// For a gRPC error: the status fields it was read from.
+    pub grpc: Option<&'v GrpcStatusView<'v>>,
 }
 
 /// One element of `details` / `data`.
@@ -87,7 +98,7 @@ impl<'v> ErrorView<'v> {
         let error = body.get("error")?.as_object()?;
         let details_member = match form {
             ErrorForm::JsonRpc => "data",
-            ErrorForm::Status => "details",
+            ErrorForm::Status | ErrorForm::Grpc => "details",
         };
         let details = match error.get(details_member) {
             Some(Value::Array(items)) => items
@@ -115,20 +126,100 @@ impl<'v> ErrorView<'v> {
             details_member,
             details,
             doc,
+            grpc: None,
         })
     }
 
-    /// A label on the member at `pointer` of the error's document.
+    /// The error of a gRPC response whose `grpc-status` is not 0 (OK). `doc` is the
+    /// decoded Status of `grpc-status-details-bin`, whose `details` are read as the
+    /// HTTP+JSON binding's are.
+    pub fn read_grpc(
+        status: &'v GrpcStatusView<'v>,
+        http_status: u16,
+        doc: Doc<'v>,
+    ) -> Option<ErrorView<'v>> {
+        if status.code == Some(0) {
+            return None;
+        }
+        let error = (status.details_json.value())
+            .and_then(Value::as_object)
+            .unwrap_or(&NO_MEMBERS);
+        let details = match error.get("details") {
+            Some(Value::Array(items)) => (items.iter().enumerate())
+                .map(|(i, value)| Detail {
+                    pointer: format!("/details/{i}"),
+                    value,
+                    type_url: value.get("@type").and_then(Value::as_str),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Some(ErrorView {
+            form: ErrorForm::Grpc,
+            error,
+            http_status,
+            details_member: "details",
+            details,
+            doc,
+            grpc: Some(status),
+        })
+    }
+
+    /// A label on the member at `pointer` of the error's document. Over gRPC the code
+    /// and message are status fields and the rest is the decoded Status, so pointers
+    /// written for the HTTP+JSON body (`/error/code`) land on the same thing there.
     pub fn label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc.label(pointer, text)
+        match self.grpc_target(pointer) {
+            Ok(label) => label.retext(text),
+            Err(pointer) => self.doc.label(pointer, text),
+        }
     }
 
     pub fn key_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc.key_label(pointer, text)
+        match self.grpc_target(pointer) {
+            Ok(label) => label.retext(text),
+            Err(pointer) => self.doc.key_label(pointer, text),
+        }
     }
 
     pub fn opening_label(&self, pointer: &str, text: impl Into<String>) -> Label {
-        self.doc.opening_label(pointer, text)
+        match self.grpc_target(pointer) {
+            Ok(label) => label.retext(text),
+            Err(pointer) => self.doc.opening_label(pointer, text),
+        }
+    }
+
+    /// Over gRPC: a label on the status field `pointer` stands for, or the pointer into
+    /// the decoded Status. Otherwise the pointer as it is.
+    fn grpc_target<'p>(&self, pointer: &'p str) -> Result<Label, &'p str> {
+        let Some(grpc) = self.grpc else {
+            return Err(pointer);
+        };
+        let field = |header: &crate::capture::Header<'_>| {
+            Label::at(header.value_span, "").member(format!(
+                "response/trailer/{}",
+                header.name.to_ascii_lowercase()
+            ))
+        };
+        match pointer {
+            "/error/code" | "/error/status" => Ok(field(grpc.status)),
+            "/error/message" => Ok(field(grpc.message.unwrap_or(grpc.status))),
+            // Without a decoded Status there is nothing else to point at.
+            _ if grpc.details_json.value().is_none() => {
+                Ok(field(grpc.details.unwrap_or(grpc.status)))
+            }
+            _ => Err(pointer.strip_prefix("/error").unwrap_or(pointer)),
+        }
+    }
+
+    /// Where the details are, in words for a message: `error.data`, `error.details`, or
+    /// the Status of `grpc-status-details-bin`.
+    pub fn details_place(&self) -> &'static str {
+        match self.form {
+            ErrorForm::JsonRpc => "`error.data`",
+            ErrorForm::Status => "`error.details`",
+            ErrorForm::Grpc => "`grpc-status-details-bin`",
+        }
     }
 
     /// Is the error an event of a stream (answered 200 before it)?
@@ -136,18 +227,29 @@ impl<'v> ErrorView<'v> {
         self.doc.in_stream()
     }
 
-    /// `error.code` as an integer.
+    /// `error.code` as an integer; over gRPC, `grpc-status`.
     pub fn code(&self) -> Option<i64> {
-        self.error.get("code").and_then(Value::as_i64)
+        match self.grpc {
+            Some(grpc) => grpc.code,
+            None => self.error.get("code").and_then(Value::as_i64),
+        }
     }
 
+    /// `error.message`; over gRPC, `grpc-message` unescaped.
     pub fn message(&self) -> Option<&'v str> {
-        self.error.get("message").and_then(Value::as_str)
+        match self.grpc {
+            Some(grpc) => grpc.message_text.as_deref(),
+            None => self.error.get("message").and_then(Value::as_str),
+        }
     }
 
-    /// `error.status`, the google.rpc.Code name of a Status.
+    /// `error.status`, the google.rpc.Code name of a Status; over gRPC, the name of
+    /// `grpc-status`.
     pub fn status(&self) -> Option<&'v str> {
-        self.error.get("status").and_then(Value::as_str)
+        match self.grpc {
+            Some(grpc) => grpc.code_name(),
+            None => self.error.get("status").and_then(Value::as_str),
+        }
     }
 
     pub fn infos(&self) -> Vec<ErrorInfo<'v>> {
@@ -191,6 +293,7 @@ impl<'v> ErrorView<'v> {
                 matches!(self.status(), Some("NOT_FOUND" | "FAILED_PRECONDITION"))
                     || matches!(self.http_status, 409 | 415 | 502)
             }
+            ErrorForm::Grpc => matches!(self.status(), Some("NOT_FOUND" | "FAILED_PRECONDITION")),
         };
         by_shape || self.a2a_error().is_some()
     }

@@ -15,6 +15,9 @@ pub struct Doc<'v> {
     event: Option<&'v Event<'v>>,
     start_line: Span,
     raw: Span,
+    /// Where the document sits in its message, for the label's member name: empty for
+    /// the body, `/grpc-status-details-bin` for a gRPC Status.
+    member_prefix: &'static str,
 }
 
 impl Doc<'_> {
@@ -28,6 +31,7 @@ impl Doc<'_> {
             event: None,
             start_line: Span::default(),
             raw: Span::default(),
+            member_prefix: "",
         }
     }
 
@@ -62,9 +66,10 @@ impl Doc<'_> {
         find: fn(&[u8], &str) -> Option<Span>,
         text: impl Into<String>,
     ) -> Label {
+        let side = self.side.name();
         let member = match self.event {
-            Some(event) => format!("{}/events/{}{pointer}", self.side.name(), event.index),
-            None => format!("{}{pointer}", self.side.name()),
+            Some(event) => format!("{side}/events/{}{pointer}", event.index),
+            None => format!("{side}{}{pointer}", self.member_prefix),
         };
         let Some(content) = self.content else {
             return Label::at(self.start_line, text).member(member);
@@ -93,7 +98,34 @@ impl<'a> MessageView<'a, '_> {
             event,
             start_line: self.message.start_line_span,
             raw: self.message.body.raw,
+            member_prefix: "",
         }
+    }
+
+    /// The `google.rpc.Status` decoded from a gRPC response's `grpc-status-details-bin`,
+    /// as a document to label.
+    pub fn status_doc(&self) -> Doc<'_> {
+        let status = self.message.grpc.as_ref().and_then(|g| g.status.as_ref());
+        let raw = status.map_or(self.message.body.raw, |c| match c.origin {
+            crate::capture::Origin::Verbatim { start } => Span::new(start, start + c.bytes.len()),
+            _ => self.message.body.raw,
+        });
+        Doc {
+            exchange_index: self.exchange_index,
+            side: self.side,
+            content: status,
+            event: None,
+            start_line: self.message.start_line_span,
+            raw,
+            member_prefix: "/grpc-status-details-bin",
+        }
+    }
+
+    /// The error a gRPC response's status fields carry.
+    pub fn grpc_error(&self) -> Option<crate::classify::ErrorView<'_>> {
+        let status = self.grpc_status.as_ref()?;
+        let http = self.message.status().unwrap_or(200);
+        crate::classify::ErrorView::read_grpc(status, http, self.status_doc())
     }
 
     /// A label on the JSON member at `pointer` of this message's body; on the body (or the

@@ -3,6 +3,7 @@
 //! and the error. JSON bodies are decoded here, once; rules never parse bytes.
 
 mod error;
+mod grpc;
 mod history;
 mod json;
 mod json_skim;
@@ -14,6 +15,7 @@ mod route;
 mod shape;
 
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
+pub use grpc::GrpcStatusView;
 pub use history::{SendRecord, Sends};
 pub use json::{JsonBody, Payloads, kind_of};
 pub use jsonrpc::{InvalidRequest, RequestId, RpcRequest, looks_like_response};
@@ -33,6 +35,8 @@ pub enum Binding {
     JsonRpc,
     /// The HTTP+JSON/REST binding (A2A §11).
     HttpJson,
+    /// gRPC over HTTP/2 (A2A §10): `application/grpc` calls to `/<service>/<rpc>`.
+    Grpc,
     /// Agent card discovery, `/.well-known/agent-card.json` (A2A §8.2).
     Discovery,
     /// Nothing A2A recognisably: an unknown route, a favicon.
@@ -68,6 +72,8 @@ pub struct MessageView<'a, 's> {
     /// Credentials stored in the decoded body (JWTs, credential JSON members), as ranges
     /// of it; found here once for `secret-in-capture`.
     pub body_secrets: Vec<std::ops::Range<usize>>,
+    /// For a gRPC response: the status fields and the Status they carry.
+    pub grpc_status: Option<GrpcStatusView<'a>>,
 }
 
 /// One server-sent event and its data read as JSON (A2A §9.4.2, §11.7).
@@ -85,14 +91,16 @@ pub fn classify<'a, 's>(
     earlier_sends: &'a Sends,
     payloads: Payloads,
 ) -> ExchangeView<'a, 's> {
+    let call = grpc_call(exchange);
+    let streaming = call.as_ref().is_some_and(|c| c.server_streaming);
     let request = exchange
         .request
         .as_ref()
-        .map(|m| view(m, exchange.index, Side::Request, Payloads::Full));
+        .map(|m| view(m, exchange.index, Side::Request, Payloads::Full, false));
     let response = exchange
         .response
         .as_ref()
-        .map(|m| view(m, exchange.index, Side::Response, payloads));
+        .map(|m| view(m, exchange.index, Side::Response, payloads, streaming));
     let mut view = ExchangeView {
         exchange,
         profile,
@@ -103,9 +111,40 @@ pub fn classify<'a, 's>(
         generation: Generation::Unknown,
         earlier_sends,
     };
-    view.decide_binding();
-    view.generation = view.detect_generation();
+    match call {
+        Some(call) => {
+            view.binding = Binding::Grpc;
+            view.operation = call.operation;
+            view.generation = if call.legacy {
+                Generation::V0_3
+            } else {
+                view.detect_generation()
+            };
+        }
+        None => {
+            view.decide_binding();
+            view.generation = view.detect_generation();
+        }
+    }
     view
+}
+
+/// The call's path, when the exchange is gRPC: its request (or, with no request, its
+/// response) is `application/grpc`.
+fn grpc_call(exchange: &Exchange<'_>) -> Option<grpc::CallPath> {
+    let is_grpc = |m: &Message<'_>| m.grpc.is_some();
+    match &exchange.request {
+        Some(request) if is_grpc(request) => match request.start_line {
+            crate::capture::StartLine::Request { target, .. } => Some(grpc::CallPath::of(target)),
+            crate::capture::StartLine::Response { .. } => None,
+        },
+        Some(_) => None,
+        None => exchange
+            .response
+            .as_ref()
+            .filter(|r| is_grpc(r))
+            .map(|_| grpc::CallPath::of("")),
+    }
 }
 
 fn view<'a, 's>(
@@ -113,6 +152,7 @@ fn view<'a, 's>(
     exchange_index: usize,
     side: Side,
     payloads: Payloads,
+    server_streaming: bool,
 ) -> MessageView<'a, 's> {
     let media_type = MediaType::of(message);
     let declared_json = media_type.as_ref().is_some_and(MediaType::is_json);
@@ -126,6 +166,11 @@ fn view<'a, 's>(
     };
     let cut = message.body.cut;
     let (json, events) = match message.body.bytes() {
+        // gRPC bodies are their messages as JSON, one document each (A2A §10.5).
+        Some(_) if message.grpc.is_some() && server_streaming => {
+            (JsonBody::Absent, grpc::stream_messages(message, payloads))
+        }
+        Some(_) if message.grpc.is_some() => (grpc::first_message(message, payloads), Vec::new()),
         Some(bytes) if is_stream => (JsonBody::Absent, stream_events(bytes, cut, payloads)),
         // Half a document says nothing about the agent; the reader has noted the cut.
         Some(_) if cut => (JsonBody::Absent, Vec::new()),
@@ -143,6 +188,10 @@ fn view<'a, 's>(
             .bytes()
             .map(crate::secrets::find_in_text)
             .unwrap_or_default(),
+        grpc_status: match side {
+            Side::Response if message.grpc.is_some() => GrpcStatusView::read(message),
+            _ => None,
+        },
     }
 }
 
@@ -233,6 +282,8 @@ impl<'a, 's> ExchangeView<'a, 's> {
         let form = match self.binding {
             Binding::JsonRpc => ErrorForm::JsonRpc,
             Binding::HttpJson => ErrorForm::Status,
+            // A gRPC call has one error, in its status fields, after any messages.
+            Binding::Grpc => return response.grpc_error().into_iter().collect(),
             _ => return Vec::new(),
         };
         let status = response.message.status().unwrap_or(200);
@@ -307,7 +358,10 @@ impl<'a, 's> ExchangeView<'a, 's> {
 
     /// Is this an exchange with an A2A agent: a JSON-RPC call or an HTTP+JSON operation?
     pub fn is_a2a_operation(&self) -> bool {
-        matches!(self.binding, Binding::JsonRpc | Binding::HttpJson)
+        matches!(
+            self.binding,
+            Binding::JsonRpc | Binding::HttpJson | Binding::Grpc
+        )
     }
 
     /// The response's HTTP status when it is an error (4xx or 5xx).
@@ -381,7 +435,7 @@ mod tests {
         let capture = read_http(src);
         let message = capture.exchanges[0].response.as_ref().unwrap();
         assert!(message.body.cut);
-        let view = view(message, 0, Side::Response, Payloads::Full);
+        let view = view(message, 0, Side::Response, Payloads::Full, false);
         assert!(matches!(view.json, JsonBody::Absent));
     }
 }

@@ -140,6 +140,7 @@ pub fn binding_name(binding: Binding) -> &'static str {
     match binding {
         Binding::JsonRpc => "JSON-RPC",
         Binding::HttpJson => "HTTP+JSON",
+        Binding::Grpc => "gRPC",
         Binding::Discovery => "discovery",
         Binding::Other => "other",
     }

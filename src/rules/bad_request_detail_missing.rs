@@ -29,7 +29,7 @@ impl Rule for BadRequestDetailMissing {
         // field validation.
         let (is_validation, pointer) = match error.form {
             ErrorForm::JsonRpc => (error.code() == Some(-32602), "/error/code"),
-            ErrorForm::Status => (
+            ErrorForm::Status | ErrorForm::Grpc => (
                 error.status() == Some("INVALID_ARGUMENT") && !error.is_a2a_error(),
                 "/error/status",
             ),
@@ -41,12 +41,12 @@ impl Rule for BadRequestDetailMissing {
             Finding::new(
                 self.id(),
                 error.label(pointer, "validation error"),
-                format!("validation error has no google.rpc.BadRequest naming the field in `error.{}`", error.details_member),
+                format!("validation error has no google.rpc.BadRequest naming the field in {}", error.details_place()),
             )
             .help(
                 "add {\"@type\": \"type.googleapis.com/google.rpc.BadRequest\", \"fieldViolations\": \
                  [{\"field\": \"message.parts\", \"description\": \"...\"}]} so a client can point at its mistake \
-                 (A2A §3.3.2, §9.5, §11.6)",
+                 (A2A §3.3.2, §9.5, §10.6, §11.6)",
             ),
         );
     }

@@ -119,6 +119,24 @@ impl Hpack {
             block
         }
     }
+
+    /// Like [`block`](Self::block), but names and values are any bytes: gRPC's "true
+    /// binary" metadata puts raw bytes (a 0x00 first) in a field value.
+    // Only the gRPC writer uses it, and the library's unit tests include this file too.
+    #[allow(dead_code)]
+    pub fn block_bytes<N: AsRef<[u8]>, V: AsRef<[u8]>>(
+        &mut self,
+        fields: &[(N, V)],
+        huffman: bool,
+    ) -> Vec<u8> {
+        let pairs = fields.iter().map(|(n, v)| (n.as_ref(), v.as_ref()));
+        let block = self.encoder.encode(pairs);
+        if huffman {
+            huffman_strings(&block)
+        } else {
+            block
+        }
+    }
 }
 
 /// Writes `exchanges` on streams 1, 3, 5, …: the client's bytes (preface, SETTINGS, the

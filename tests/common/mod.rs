@@ -15,10 +15,28 @@ pub fn lint_file(path: &Path) -> FileReport {
     let shown = path.strip_prefix(root).unwrap_or(path);
     let bytes = std::fs::read(path).unwrap();
     let name = shown.to_string_lossy().replace('\\', "/");
-    let mut report = lint_source(&name, &bytes, &options_for(&bytes));
+    let mut options = options_for(&bytes);
+    if let Some(profile) = profile_in_name(path) {
+        options.profile = profile;
+    }
+    let mut report = lint_source(&name, &bytes, &options);
     // As a run of one file: run-level rules see it too.
     a2alint::rules::binding_divergence::check_run(std::slice::from_mut(&mut report));
     report
+}
+
+/// The profile a binary fixture (a pcap, which has no first line to say it) names at the
+/// end of its file name: `ok-unimplemented-under-spec-1.0.0.pcap`.
+pub fn profile_in_name(path: &Path) -> Option<Profile> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name
+        .strip_suffix(".pcap")
+        .or_else(|| name.strip_suffix(".pcapng"))?;
+    let (_, profile) = stem.rsplit_once("-under-")?;
+    Some(
+        <Profile as clap::ValueEnum>::from_str(profile, false)
+            .unwrap_or_else(|e| panic!("unknown test profile {profile} in {name}: {e}")),
+    )
 }
 
 /// The options a fixture asks for in its first line.
