@@ -69,6 +69,11 @@ impl ExchangeView<'_, '_> {
         if response.message.status().is_some_and(|s| s >= 500) {
             return Some("a 5xx answer");
         }
+        // A gRPC call that ended without a status (reset, connection lost) may or may not
+        // have been processed: exactly the case a retry with the same id is for.
+        if self.binding == Binding::Grpc && response.grpc_status.is_none() {
+            return Some("a call that ended without a status");
+        }
         let internal = self.errors().iter().any(|e| match self.binding {
             Binding::JsonRpc => e.code() == Some(-32603),
             _ => matches!(e.status(), Some("INTERNAL" | "UNAVAILABLE")),

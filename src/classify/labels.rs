@@ -150,6 +150,16 @@ impl<'a> MessageView<'a, '_> {
             .member(format!("{}/start-line", self.side.name()))
     }
 
+    /// A label on what says how a response ended: over gRPC its `grpc-status` field, else
+    /// its start line.
+    pub fn outcome_label(&self, text: impl Into<String>) -> Label {
+        match &self.grpc_status {
+            Some(grpc) => Label::at(grpc.status.value_span, text)
+                .member(format!("{}/trailer/grpc-status", self.side.name())),
+            None => self.start_line_label(text),
+        }
+    }
+
     pub fn header(&self, name: &str) -> Option<&Header<'_>> {
         self.message.header(name)
     }

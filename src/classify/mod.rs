@@ -364,6 +364,18 @@ impl<'a, 's> ExchangeView<'a, 's> {
         )
     }
 
+    /// Was the request answered with success: a 2xx response carrying no error and, over
+    /// gRPC, ending with `grpc-status: 0` (a call that ends without one did not succeed).
+    pub fn succeeded(&self) -> bool {
+        let Some(response) = &self.response else {
+            return false;
+        };
+        let status = response.message.status().unwrap_or(0);
+        let grpc_ok = self.binding != Binding::Grpc
+            || (response.grpc_status.as_ref()).is_some_and(|s| s.code == Some(0));
+        (200..300).contains(&status) && grpc_ok && self.errors().is_empty()
+    }
+
     /// The response's HTTP status when it is an error (4xx or 5xx).
     pub fn error_status(&self) -> Option<u16> {
         self.response

@@ -33,6 +33,8 @@ impl ExchangeView<'_, '_> {
                 Some(MethodName::Current(_)) => return Generation::V1_0,
                 _ => {}
             },
+            // A call to the 1.0 service (the 0.3 package is told apart by its path).
+            Binding::Grpc => return Generation::V1_0,
             Binding::HttpJson => {
                 // 0.3 routes sat right under `/v1/`; a 1.0 base path may contain `v1` elsewhere.
                 let under_v1 = self
@@ -74,7 +76,12 @@ impl ExchangeView<'_, '_> {
             let id = segments.next()?.split(':').next()?;
             return (!id.is_empty()).then(|| id.to_string());
         }
-        let params = self.request.as_ref()?.json.value()?.get("params")?;
+        let body = self.request.as_ref()?.json.value()?;
+        // A gRPC request message is what JSON-RPC's `params` holds (A2A §10.4).
+        let params = match self.binding {
+            Binding::Grpc => body,
+            _ => body.get("params")?,
+        };
         let id = match operation {
             Operation::SendMessage | Operation::SendStreamingMessage => {
                 params.get("message").and_then(|m| m.get("taskId"))

@@ -129,11 +129,12 @@ impl<'r> FileLint<'r> {
         {
             finding.exchange = Some(anchor());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
-            // Only an HTTP+JSON answer is ever reported (`check_run`), and only a JSON-RPC
-            // one is named by its place. A finding on a start line needs no exchange to
-            // be resolved, so the answer can wait to be resolved until it is reported;
-            // a JSON-RPC answer's line waits too where it is costly (in a HAR file).
-            let rest = outcome.binding == Binding::HttpJson;
+            // Only HTTP+JSON and gRPC answers are ever reported (`check_run`), and mostly
+            // a JSON-RPC one is named by its place. A finding on a start line or a status
+            // field needs no exchange to be resolved, so the answer can wait to be
+            // resolved until it is reported; a JSON-RPC answer's line waits too where it
+            // is costly (in a HAR file).
+            let rest = outcome.binding != Binding::JsonRpc;
             if self.defer && (rest || matches!(unit, Unit::Har(_))) {
                 outcome.pending = Some(Box::new(finding));
             } else {

@@ -1,6 +1,6 @@
 //! `binding-divergence` (run-level): the same operation on the same task answered with
-//! different A2A errors over JSON-RPC and HTTP+JSON in one run (A2A §5.1: the bindings
-//! must handle errors the same way).
+//! different A2A errors over two of JSON-RPC, HTTP+JSON and gRPC in one run (A2A §5.1:
+//! the bindings must handle errors the same way).
 
 use crate::classify::{Binding, ExchangeView, Operation};
 use crate::finding::Finding;
@@ -18,19 +18,23 @@ pub struct Outcome {
     pub reason: Option<String>,
     /// A resolved finding at the answer, whose message the run-level check fills in.
     pub at: Option<Box<Diagnostic>>,
-    /// The 1-based line of the answer in its file: set only for a JSON-RPC answer (only
-    /// those are named by their `path:line`) that is not pending; 0 otherwise.
+    /// The 1-based line of the answer in its file: set only for a JSON-RPC answer (the
+    /// one others are compared with, named by its `path:line`) that is not pending; 0
+    /// otherwise.
     pub line: usize,
-    /// For an answer not resolved yet: the finding to resolve if it is reported (see
-    /// `lint::resolve_pending`). HTTP+JSON answers wait; so do JSON-RPC answers in a HAR
-    /// file, where even the line of one means finding its entry in the file.
+    /// For an answer not resolved yet: the finding to resolve if it is reported or named
+    /// (see `lint::resolve_pending`). HTTP+JSON and gRPC answers wait; so do JSON-RPC
+    /// answers in a HAR file, where even the line of one means finding its entry.
     pub pending: Option<Box<Finding>>,
 }
 
 /// The outcome of an exchange, when it is a task operation over one of the bindings, and
 /// the finding at its answer, which the engine resolves or leaves pending.
 pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
-    if !matches!(view.binding, Binding::JsonRpc | Binding::HttpJson) {
+    if !matches!(
+        view.binding,
+        Binding::JsonRpc | Binding::HttpJson | Binding::Grpc
+    ) {
         return None;
     }
     let (operation, task_id, response) =
@@ -42,7 +46,7 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
         .map(|e| e.reason.clone());
     let finding = Finding::new(
         RuleId::BindingDivergence,
-        response.start_line_label("this answer"),
+        response.outcome_label("this answer"),
         String::new(),
     );
     let outcome = Outcome {
@@ -57,18 +61,19 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
     Some((outcome, finding))
 }
 
-/// Compares outcomes across every file of the run; adds a finding to the HTTP+JSON side of
-/// each divergence.
+/// Compares outcomes across every file of the run; adds a finding to each answer that
+/// differs from the first answer over the reference binding (JSON-RPC, else HTTP+JSON).
 pub fn check_run(reports: &mut [FileReport]) {
     check_run_with(reports, &|_, _| Vec::new());
 }
 
-/// A divergence found: where its two first answers are, as (file, outcome) pairs.
+/// A divergence found: the answer reported and the one it differs from, as (file,
+/// outcome) pairs.
 struct Divergence<'k> {
     operation: &'static str,
     task_id: &'k str,
-    rest: (usize, usize),
-    rpc: (usize, usize),
+    reported: (usize, usize),
+    reference: (usize, usize),
 }
 
 /// [`check_run`], where `resolve(file, findings)` resolves pending findings of answers in
@@ -81,7 +86,7 @@ pub fn check_run_with(
     // Every pending finding a divergence needs, read again file by file.
     let mut wanted: Vec<(usize, usize)> = divergences
         .iter()
-        .flat_map(|d| [d.rest, d.rpc])
+        .flat_map(|d| [d.reported, d.reference])
         .filter(|&(f, i)| reports[f].outcomes[i].pending.is_some())
         .collect();
     wanted.sort_unstable();
@@ -103,18 +108,21 @@ pub fn check_run_with(
     };
     let mut additions: Vec<(usize, Diagnostic)> = Vec::new();
     for divergence in &divergences {
-        let (rest, rpc) = (
-            &reports[divergence.rest.0].outcomes[divergence.rest.1],
-            &reports[divergence.rpc.0].outcomes[divergence.rpc.1],
+        let (reported, reference) = (
+            &reports[divergence.reported.0].outcomes[divergence.reported.1],
+            &reports[divergence.reference.0].outcomes[divergence.reference.1],
         );
-        // Named by `path:line`; by its path alone if its file could not be read again.
-        let mut rpc_place = reports[divergence.rpc.0].path.clone();
-        match rpc.line {
-            0 => diagnostic_of(divergence.rpc).map(|d| d.primary.start.line),
-            line => Some(line),
+        // Named by `path:line` (by frame in a pcap); by its path alone if its file could
+        // not be read again.
+        let mut place = reports[divergence.reference.0].path.clone();
+        let resolved = diagnostic_of(divergence.reference);
+        match (reference.line, resolved.and_then(|d| d.primary.frame.as_ref())) {
+            (0, Some(frame)) => Some(format!(" frame {}", frame.frame)),
+            (0, None) => resolved.map(|d| format!(":{}", d.primary.start.line)),
+            (line, _) => Some(format!(":{line}")),
         }
-        .inspect(|line| rpc_place.push_str(&format!(":{line}")));
-        let Some(mut diagnostic) = diagnostic_of(divergence.rest).cloned() else {
+        .inspect(|at| place.push_str(at));
+        let Some(mut diagnostic) = diagnostic_of(divergence.reported).cloned() else {
             continue;
         };
         let name = |o: &Outcome| {
@@ -123,18 +131,20 @@ pub fn check_run_with(
                 .unwrap_or_else(|| "no A2A error".to_string())
         };
         diagnostic.message = format!(
-            "{} on task \"{}\" is answered with {} over HTTP+JSON but {} over JSON-RPC ({rpc_place})",
+            "{} on task \"{}\" is answered with {} over {} but {} over {} ({place})",
             divergence.operation,
             divergence.task_id,
-            name(rest),
-            name(rpc),
+            name(reported),
+            crate::inspect::binding_name(reported.binding),
+            name(reference),
+            crate::inspect::binding_name(reference.binding),
         );
         diagnostic.help = Some(
-            "both bindings must report the same A2A error for the same situation (A2A §5.1, §5.4); a client \
+            "every binding must report the same A2A error for the same situation (A2A §5.1, §5.4); a client \
              switching bindings would otherwise see different behaviour"
                 .into(),
         );
-        additions.push((divergence.rest.0, diagnostic));
+        additions.push((divergence.reported.0, diagnostic));
     }
     drop(divergences);
     for (file, diagnostic) in additions {
@@ -146,7 +156,9 @@ pub fn check_run_with(
     }
 }
 
-/// Every (operation, task) whose first JSON-RPC and first HTTP+JSON answers differ.
+/// Every (operation, task) whose first answer over HTTP+JSON or gRPC differs from the
+/// first over JSON-RPC, or, with no JSON-RPC answer, whose first gRPC answer differs
+/// from the first HTTP+JSON one.
 fn divergences(reports: &[FileReport]) -> Vec<Divergence<'_>> {
     // Every outcome by (operation, task): sorted, rather than a map of cloned keys, so
     // that a large run needs no second copy of its task ids.
@@ -165,18 +177,21 @@ fn divergences(reports: &[FileReport]) -> Vec<Divergence<'_>> {
                 .map(|&(_, _, f, i)| (f, i))
                 .find(|&(f, i)| reports[f].outcomes[i].binding == binding)
         };
-        let (Some(rpc), Some(rest)) = (first(Binding::JsonRpc), first(Binding::HttpJson)) else {
+        let [rpc, rest, grpc] = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc].map(first);
+        let Some(reference) = rpc.or(rest) else {
             continue;
         };
-        if reports[rpc.0].outcomes[rpc.1].reason == reports[rest.0].outcomes[rest.1].reason {
-            continue;
+        let reason = |(f, i): (usize, usize)| &reports[f].outcomes[i].reason;
+        for reported in [rest, grpc].into_iter().flatten() {
+            if reported != reference && reason(reported) != reason(reference) {
+                found.push(Divergence {
+                    operation: group[0].0,
+                    task_id: group[0].1,
+                    reported,
+                    reference,
+                });
+            }
         }
-        found.push(Divergence {
-            operation: group[0].0,
-            task_id: group[0].1,
-            rest,
-            rpc,
-        });
     }
     found
 }

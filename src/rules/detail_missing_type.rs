@@ -1,6 +1,7 @@
-//! `detail-missing-type`: an element of `error.details` / `error.data` with no `@type`.
+//! `detail-missing-type`: an element of `error.details` / `error.data` with no `@type`, or
+//! a gRPC Status detail whose `Any` has an empty type URL.
 
-use crate::classify::{ErrorView, ExchangeView};
+use crate::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -18,16 +19,17 @@ impl Rule for DetailMissingType {
         out: &mut Vec<Finding>,
     ) {
         for detail in error.details.iter().filter(|d| d.type_url.is_none()) {
-            let what = if detail.value.is_object() {
-                "has no `@type`"
-            } else {
-                "is not an object with `@type`"
+            let what = match (error.form, detail.value.is_object()) {
+                // The Status decoder writes an `Any` with an empty type URL without `@type`.
+                (ErrorForm::Grpc, _) => "is an `Any` with an empty type URL",
+                (_, true) => "has no `@type`",
+                (_, false) => "is not an object with `@type`",
             };
             out.push(
                 Finding::new(
                     self.id(),
                     error.label(&detail.pointer, "no @type"),
-                    format!("element of `error.{}` {what}", error.details_member),
+                    format!("detail in {} {what}", error.details_place()),
                 )
                 .help(
                     "spec v1.0.1 §3.3.2: each detail is a ProtoJSON `Any` and MUST carry `@type`, such as \

@@ -23,6 +23,8 @@ impl Rule for ErrorInfoMissing {
         let member = error.details_member;
         let label = if error.error.contains_key(member) {
             error.key_label(&format!("/error/{member}"), "no ErrorInfo here")
+        } else if error.form == ErrorForm::Grpc {
+            error.label("/error/details", "no ErrorInfo in the status")
         } else {
             error.key_label("/error", format!("no `{member}` with an ErrorInfo"))
         };
@@ -36,19 +38,27 @@ impl Rule for ErrorInfoMissing {
         let named = error
             .a2a_error()
             .map_or_else(|| "A2A error".to_string(), |e| e.name.clone());
+        let place = error.details_place();
+        let (to, sections) = match error.form {
+            ErrorForm::Grpc => (
+                "the google.rpc.Status in `grpc-status-details-bin`",
+                "A2A §10.6",
+            ),
+            _ => (place, "A2A §9.5, §11.6"),
+        };
         out.push(
             Finding::new(
                 self.id(),
                 label,
                 format!(
-                    "{named} carries no google.rpc.ErrorInfo in `error.{member}`: seven A2A errors share HTTP 400, \
-                     so the reason is the only thing that tells them apart"
+                    "{named} carries no google.rpc.ErrorInfo in {place}: seven A2A errors share HTTP 400 \
+                     and six share FAILED_PRECONDITION, so the reason is the only thing that tells them apart"
                 ),
             )
             .severity(severity)
             .help(format!(
                 "add {{\"@type\": \"type.googleapis.com/google.rpc.ErrorInfo\", \"reason\": \"{reason}\", \
-                 \"domain\": \"a2a-protocol.org\"}} to `error.{member}` (A2A §9.5, §11.6)"
+                 \"domain\": \"a2a-protocol.org\"}} to {to} ({sections})"
             )),
         );
     }

@@ -1,5 +1,6 @@
-//! `grpc-status-mismatch`: an HTTP+JSON `error.status` that is not the profile's gRPC
-//! status for the reason, or that disagrees with the HTTP status.
+//! `grpc-status-mismatch`: an HTTP+JSON `error.status` or a gRPC call's `grpc-status`
+//! that is not the profile's gRPC status for the reason, or (HTTP+JSON) that disagrees
+//! with the HTTP status.
 
 use crate::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::finding::Finding;
@@ -22,11 +23,28 @@ impl Rule for GrpcStatusMismatch {
         let Some(response) = &view.response else {
             return;
         };
-        if error.form != ErrorForm::Status {
+        let grpc = error.form == ErrorForm::Grpc;
+        if error.form == ErrorForm::JsonRpc {
             return;
         }
         let Some(status) = error.status() else {
+            if let (true, Some(grpc_status)) = (grpc, error.grpc) {
+                let value = String::from_utf8_lossy(&grpc_status.status.value);
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        error.label("/error/code", "not a status code"),
+                        format!("grpc-status \"{value}\" is not a gRPC status code (0 to 16)"),
+                    )
+                    .help("`grpc-status` is the decimal number of a google.rpc.Code (gRPC over HTTP/2; A2A §10.6)"),
+                );
+            }
             return;
+        };
+        // What the message calls the value: the member over HTTP+JSON, the field over gRPC.
+        let named = match grpc {
+            true => format!("grpc-status is {} ({status})", error.code().unwrap_or_default()),
+            false => format!("error.status is {status}"),
         };
         let profile = view.profile;
         let label = |text: String| error.label("/error/status", text);
@@ -50,11 +68,14 @@ impl Rule for GrpcStatusMismatch {
                 self.id(),
                 label(format!("expected {expected}")),
                 format!(
-                    "error.status is {status} but {} maps to {expected} under {}{other}",
+                    "{named} but {} maps to {expected} under {}{other}",
                     a2a.reason,
                     profile.table_name()
                 ),
             )
+        } else if grpc {
+            // Over gRPC there is no status line to agree with.
+            return;
         } else {
             // Otherwise the status must at least agree with the HTTP status line under the
             // google.rpc.Code canonical mapping that v1.0.1 §5.4 follows.
@@ -86,8 +107,9 @@ impl Rule for GrpcStatusMismatch {
                 }),
             }
         };
-        out.push(finding.help(
-            "`error.status` is the google.rpc.Code name matching the error (AIP-193, A2A §11.6)",
-        ));
+        out.push(finding.help(match grpc {
+            true => "`grpc-status` is the code the profile's table gives the error's reason (A2A §5.4, §10.6)",
+            false => "`error.status` is the google.rpc.Code name matching the error (AIP-193, A2A §11.6)",
+        }));
     }
 }

@@ -27,9 +27,7 @@ impl Rule for MissingMessageIdAccepted {
         {
             return;
         }
-        let status = response.message.status().unwrap_or(0);
-        let succeeded = (200..300).contains(&status) && view.errors().is_empty();
-        if !succeeded {
+        if !view.succeeded() {
             return;
         }
         out.push(
@@ -38,7 +36,7 @@ impl Rule for MissingMessageIdAccepted {
                 request.opening_label(pointer, "no messageId"),
                 "message without `messageId` was accepted: the server did not validate a required field",
             )
-            .related(response.start_line_label("success"))
+            .related(response.outcome_label("success"))
             .help(
                 "`Message.messageId` is REQUIRED (A2A §5.7); reject the request with InvalidParams (-32602 / HTTP 400 \
                  INVALID_ARGUMENT) naming `message.messageId`, since the id is what makes retries detectable (§3.3.1)",

@@ -28,17 +28,20 @@ impl Rule for SecretInCapture {
 
 impl SecretInCapture {
     fn check_headers(&self, message: &Message<'_>, side: &str, out: &mut Vec<Finding>) {
-        for header in &message.headers {
+        // HTTP/2 trailers (gRPC metadata sent after the messages) are fields too.
+        let fields = (message.headers.iter().map(|h| (h, "header")))
+            .chain(message.trailers.iter().map(|h| (h, "trailer")));
+        for (header, kind) in fields {
             if secrets::is_credential_header(header.name) && !secrets::is_placeholder(header.value)
             {
                 out.push(
                     Finding::new(
                         self.id(),
                         Label::at(header.value_span, "credential").member(format!(
-                            "{side}/header/{}",
+                            "{side}/{kind}/{}",
                             header.name.to_ascii_lowercase()
                         )),
-                        format!("{side} header `{}` holds a credential", header.name),
+                        format!("{side} {kind} `{}` holds a credential", header.name),
                     )
                     .help(HELP),
                 );

@@ -45,6 +45,9 @@ impl Rule for StreamEventShape {
             let problem = match view.binding {
                 Binding::JsonRpc => jsonrpc_problem(data, request_id.as_ref()),
                 Binding::HttpJson => http_json_problem(data),
+                // A server-stream message decoded as StreamResponse can hold at most one
+                // payload (a oneof), but none is possible: an empty message.
+                Binding::Grpc => http_json_problem(data),
                 _ => return,
             };
             if let Some((pointer, message)) = problem {
@@ -52,6 +55,7 @@ impl Rule for StreamEventShape {
                     Finding::new(self.id(), doc.opening_label(pointer, "this event"), format!("event {} {message}", event.event.index + 1))
                         .help(match view.binding {
                             Binding::JsonRpc => "every event of a JSON-RPC stream is a full response: {\"jsonrpc\": \"2.0\", \"id\": <request id>, \"result\": <StreamResponse>} or an error (A2A §9.4.2)",
+                            Binding::Grpc => "every message of a server-streaming call is a StreamResponse with one of task, message, statusUpdate, artifactUpdate set (A2A §3.2.3, §10.5); errors end the call in its status",
                             _ => "every event of an HTTP+JSON stream is a StreamResponse with exactly one of task, message, statusUpdate, artifactUpdate (A2A §3.2.3, §11.7), or an error {\"error\": {...}}",
                         }),
                 );

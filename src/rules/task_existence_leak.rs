@@ -1,7 +1,7 @@
 //! `task-existence-leak`: a task-scoped operation answered with 403 / PERMISSION_DENIED,
 //! which tells a caller that a task it may not see exists (A2A §3.3.2, §13.1).
 
-use crate::classify::ExchangeView;
+use crate::classify::{Binding, ExchangeView};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -19,18 +19,20 @@ impl Rule for TaskExistenceLeak {
         if !operation.is_task_scoped() {
             return;
         }
-        let forbidden = response.message.status() == Some(403)
-            || view
-                .errors()
-                .iter()
-                .any(|e| e.status() == Some("PERMISSION_DENIED"));
-        if !forbidden {
-            return;
-        }
+        let errors = view.errors();
+        let denied = errors.iter().find(|e| e.status() == Some("PERMISSION_DENIED"));
+        let label = match (view.binding, denied) {
+            // Over gRPC the answer is in the status fields, not the status line.
+            (Binding::Grpc, Some(error)) => error.label("/error/code", "reveals the task exists"),
+            _ if response.message.status() == Some(403) || denied.is_some() => {
+                response.start_line_label("reveals the task exists")
+            }
+            _ => return,
+        };
         out.push(
             Finding::new(
                 self.id(),
-                response.start_line_label("reveals the task exists"),
+                label,
                 format!("{} on another caller's task is answered with 403 / PERMISSION_DENIED", operation.method_name()),
             )
             .help(

@@ -16,22 +16,27 @@ impl Rule for VersionHeaderMissing {
         let (Some(request), Some(_)) = (&view.request, view.operation) else {
             return;
         };
-        if !matches!(view.binding, Binding::JsonRpc | Binding::HttpJson)
+        if !view.is_a2a_operation()
             || view.generation != Generation::V1_0
             || view.declared_version().is_some()
         {
             return;
         }
-        out.push(
-            Finding::new(
-                self.id(),
-                request.start_line_label("no A2A-Version"),
+        // Over gRPC the version is metadata, `a2a-version` (A2A §10.2).
+        let (label, message, help) = match view.binding {
+            Binding::Grpc => (
+                "no a2a-version",
+                "gRPC call to the 1.0 service sends no `a2a-version` metadata; an absent version means 0.3",
+                "send `a2a-version: 1.0` metadata on every call (A2A §3.6.1, §10.2); servers must treat a \
+                 missing version as 0.3 (§3.6.2)",
+            ),
+            _ => (
+                "no A2A-Version",
                 "request is shaped as A2A 1.0 but sends no `A2A-Version`; an absent version means 0.3",
-            )
-            .help(
                 "send `A2A-Version: 1.0` on every request (A2A §3.6.1); servers must treat a missing version as \
                  0.3 (§3.6.2), and both reference SDKs answer VersionNotSupported (-32009)",
             ),
-        );
+        };
+        out.push(Finding::new(self.id(), request.start_line_label(label), message).help(help));
     }
 }
