@@ -270,7 +270,15 @@ mod tests {
                 (http0, grpc0),
                 "{reason}"
             );
-            assert_eq!(row.http(Profile::Tck), http0);
+            // The test kit checks the v1.0.0 table in both columns (HTTP and gRPC).
+            assert_eq!(
+                (row.http(Profile::Tck), row.grpc(Profile::Tck)),
+                (http0, grpc0),
+                "{reason}"
+            );
+            // Each value of the other table is named as such in messages.
+            assert_eq!(row.other_grpc(Profile::Spec), grpc0, "{reason}");
+            assert_eq!(row.other_grpc(Profile::Spec100), grpc, "{reason}");
             // v1.0.1 statuses are exactly the canonical mapping of their gRPC code (PR #1627).
             assert_eq!(
                 table.grpc_http(row.grpc(Profile::Spec)),
