@@ -116,7 +116,10 @@ pub fn check_run_with(
         // not be read again.
         let mut place = reports[divergence.reference.0].path.clone();
         let resolved = diagnostic_of(divergence.reference);
-        match (reference.line, resolved.and_then(|d| d.primary.frame.as_ref())) {
+        match (
+            reference.line,
+            resolved.and_then(|d| d.primary.frame.as_ref()),
+        ) {
             (0, Some(frame)) => Some(format!(" frame {}", frame.frame)),
             (0, None) => resolved.map(|d| format!(":{}", d.primary.start.line)),
             (line, _) => Some(format!(":{line}")),

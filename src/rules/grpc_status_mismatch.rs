@@ -43,7 +43,10 @@ impl Rule for GrpcStatusMismatch {
         };
         // What the message calls the value: the member over HTTP+JSON, the field over gRPC.
         let named = match grpc {
-            true => format!("grpc-status is {} ({status})", error.code().unwrap_or_default()),
+            true => format!(
+                "grpc-status is {} ({status})",
+                error.code().unwrap_or_default()
+            ),
             false => format!("error.status is {status}"),
         };
         let profile = view.profile;

@@ -20,7 +20,9 @@ impl Rule for TaskExistenceLeak {
             return;
         }
         let errors = view.errors();
-        let denied = errors.iter().find(|e| e.status() == Some("PERMISSION_DENIED"));
+        let denied = errors
+            .iter()
+            .find(|e| e.status() == Some("PERMISSION_DENIED"));
         let label = match (view.binding, denied) {
             // Over gRPC the answer is in the status fields, not the status line.
             (Binding::Grpc, Some(error)) => error.label("/error/code", "reveals the task exists"),
