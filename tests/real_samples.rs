@@ -73,6 +73,50 @@ fn real_sdk_traffic_findings() {
     insta::assert_snapshot!(findings);
 }
 
+/// The gRPC recordings of a2a-python (`samples/record/record_grpc.py`, tcpdump on the
+/// loopback): every call read as a gRPC call, success scenarios clean, and every finding
+/// reviewed in `samples/real/README.md`.
+#[test]
+fn real_grpc_traffic_findings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real/a2a-python/grpc");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "pcap"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 15, "only {} gRPC recordings", files.len());
+    let reports: Vec<_> = files.iter().map(|path| common::lint_file(path)).collect();
+    for report in &reports {
+        assert!(report.exchanges > 0, "{}: no exchange read", report.path);
+        for slug in common::fired(report) {
+            assert!(
+                !CAPTURE_RULES.contains(&slug)
+                    && slug != "capture-incomplete"
+                    && slug != "undecodable-body",
+                "{}: {slug}: a recorded call was not read as sent",
+                report.path
+            );
+        }
+    }
+    // The calls every scenario makes first succeed: no finding may sit on them.
+    let clean = ["get-task-unknown-base64.pcap"];
+    for report in reports
+        .iter()
+        .filter(|r| clean.iter().any(|c| r.path.ends_with(c)))
+    {
+        assert!(
+            report.diagnostics.is_empty(),
+            "{}: {:?}",
+            report.path,
+            common::fired(report)
+        );
+    }
+    let findings = common::render(Format::Concise, &reports);
+    assert_no_run_specific_values(&findings);
+    insta::assert_snapshot!(findings);
+}
+
 /// Findings that quote a server-made id or timestamp would change with every recording.
 fn assert_no_run_specific_values(findings: &str) {
     for line in findings.lines() {

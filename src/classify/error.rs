@@ -212,6 +212,13 @@ impl<'v> ErrorView<'v> {
         }
     }
 
+    /// Over gRPC: `grpc-status-details-bin` came but could not be read. What it holds is
+    /// unknown (`undecodable-body` says why), so no rule may call a detail missing.
+    pub fn details_unreadable(&self) -> bool {
+        self.grpc
+            .is_some_and(|g| g.details.is_some() && g.details_json.value().is_none())
+    }
+
     /// Where the details are, in words for a message: `error.data`, `error.details`, or
     /// the Status of `grpc-status-details-bin`.
     pub fn details_place(&self) -> &'static str {

@@ -66,7 +66,7 @@ impl<'m> GrpcStatusView<'m> {
                 .or_else(|| message.header(name))
         };
         let status = field("grpc-status")?;
-        let code = std::str::from_utf8(&status.value)
+        let code = std::str::from_utf8(status.value)
             .ok()
             .and_then(|v| v.trim().parse().ok());
         let grpc_message = field("grpc-message");
@@ -78,8 +78,7 @@ impl<'m> GrpcStatusView<'m> {
             status,
             code,
             message: grpc_message,
-            message_text: grpc_message
-                .map(|h| crate::capture::wire::grpc::percent_decode(&h.value)),
+            message_text: grpc_message.map(|h| crate::capture::wire::grpc::percent_decode(h.value)),
             details: field("grpc-status-details-bin"),
             details_json,
         })

@@ -74,11 +74,14 @@ impl ExchangeView<'_, '_> {
         if self.binding == Binding::Grpc && response.grpc_status.is_none() {
             return Some("a call that ended without a status");
         }
-        let internal = self.errors().iter().any(|e| match self.binding {
-            Binding::JsonRpc => e.code() == Some(-32603),
-            _ => matches!(e.status(), Some("INTERNAL" | "UNAVAILABLE")),
-        });
-        internal.then_some("an internal error")
+        self.errors()
+            .iter()
+            .find_map(|e| match (self.binding, e.status()) {
+                (Binding::JsonRpc, _) => (e.code() == Some(-32603)).then_some("an internal error"),
+                (_, Some("INTERNAL")) => Some("an internal error"),
+                (_, Some("UNAVAILABLE")) => Some("an UNAVAILABLE answer"),
+                _ => None,
+            })
     }
 }
 

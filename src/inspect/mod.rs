@@ -2,16 +2,19 @@
 //! status, A2A error) with what a client should do next, and a matrix of errors by binding.
 
 mod advice;
+mod name;
 mod render;
 
-pub use advice::{Advice, advise};
+pub use advice::{Advice, Answer, advise, advise_answer};
 pub use render::{write_json, write_table};
+
+use name::{name_of, retry_delay};
 
 use serde::Serialize;
 
 use crate::capture::wire::{is_pcap, read_pcap};
 use crate::capture::{Exchange, HttpReader, for_each_entry, is_har};
-use crate::classify::{Binding, Payloads, Sends, classify};
+use crate::classify::{Binding, GrpcStatusView, Payloads, Sends, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
 
@@ -31,12 +34,23 @@ pub struct Row {
     pub stream: Option<u32>,
     pub binding: &'static str,
     pub operation: Option<&'static str>,
+    /// The HTTP status (over gRPC, 200 for any call the server answered).
     pub status: Option<u16>,
-    /// The A2A or standard error's name (`TaskNotFoundError`), or the HTTP error class.
+    /// Over gRPC: `grpc-status`, the call's outcome (A2A §10.6), as a number and as the
+    /// name of that google.rpc.Code (`NOT_FOUND`); 0 and `OK` for a success.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grpc_status: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grpc_status_name: Option<&'static str>,
+    /// The A2A or standard error's name (`TaskNotFoundError`), else the status name, the
+    /// HTTP error class (`HTTP 502`), or `no grpc-status` for a gRPC call without one.
     pub error: Option<String>,
     pub reason: Option<String>,
     /// `Retry-After`, when the answer gives one.
     pub retry_after: Option<String>,
+    /// RetryInfo's `retryDelay` (`1.5s`), when the error's details have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_delay: Option<String>,
     pub advice: Advice,
 }
 
@@ -96,43 +110,45 @@ struct Place {
 fn row_of(path: &str, exchange: &Exchange<'_>, profile: Profile, place: Place) -> Row {
     // Inspect shows each exchange on its own: no rule compares it with earlier sends.
     let no_sends = Sends::default();
-    {
-        {
-            let view = classify(exchange, profile, &no_sends, Payloads::Hollow);
-            let errors = view.errors();
-            let error = errors.first();
-            let status = view.response.as_ref().and_then(|r| r.message.status());
-            let name = error.and_then(|e| {
-                e.a2a_error()
-                    .map(|a| a.name.clone())
-                    .or_else(|| {
-                        e.code()
-                            .and_then(|c| crate::table::table().by_code(c))
-                            .map(|k| k.name().to_string())
-                    })
-                    .or_else(|| e.status().map(str::to_string))
-            });
-            let name = name.or_else(|| status.filter(|s| *s >= 400).map(|s| format!("HTTP {s}")));
-            Row {
-                path: path.to_string(),
-                line: place.line,
-                entry: place.entry,
-                frame: place.frame,
-                stream: place.stream,
-                binding: binding_name(view.binding),
-                operation: view.operation.map(|op| op.method_name()),
-                status,
-                error: name,
-                reason: error.and_then(|e| e.reason()).map(str::to_string),
-                retry_after: view
-                    .response
-                    .as_ref()
-                    .and_then(|r| r.header("retry-after"))
-                    .and_then(|h| h.value_str())
-                    .map(|v| v.trim().to_string()),
-                advice: advise(status, error),
-            }
-        }
+    let view = classify(exchange, profile, &no_sends, Payloads::Hollow);
+    let errors = view.errors();
+    let error = errors.first();
+    let response = view.response.as_ref();
+    let status = response.and_then(|r| r.message.status());
+    // Over gRPC the outcome is in `grpc-status`, whatever the HTTP status (A2A §10.6).
+    let grpc = response.and_then(|r| r.grpc_status.as_ref());
+    let grpc_without_status = view.binding == Binding::Grpc && response.is_some() && grpc.is_none();
+    let named = error.and_then(|e| name_of(e, profile));
+    let a2a = named.as_ref().and_then(|n| n.a2a);
+    let error_name = named
+        .map(|n| n.name)
+        .or_else(|| status.filter(|s| *s >= 400).map(|s| format!("HTTP {s}")))
+        .or_else(|| grpc_without_status.then(|| "no grpc-status".to_string()));
+    let answer = Answer {
+        http_status: status,
+        error,
+        a2a,
+        grpc_without_status,
+    };
+    Row {
+        path: path.to_string(),
+        line: place.line,
+        entry: place.entry,
+        frame: place.frame,
+        stream: place.stream,
+        binding: binding_name(view.binding),
+        operation: view.operation.map(|op| op.method_name()),
+        status,
+        grpc_status: grpc.and_then(|g| g.code),
+        grpc_status_name: grpc.and_then(GrpcStatusView::code_name),
+        error: error_name,
+        reason: error.and_then(|e| e.reason()).map(str::to_string),
+        retry_after: response
+            .and_then(|r| r.header("retry-after"))
+            .and_then(|h| h.value_str())
+            .map(|v| v.trim().to_string()),
+        retry_delay: error.and_then(retry_delay),
+        advice: advise_answer(&answer),
     }
 }
 

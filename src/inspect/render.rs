@@ -5,6 +5,9 @@ use std::io::{self, Write};
 
 use crate::inspect::{Advice, Row};
 
+/// The bindings the matrix gives a column of their own; any other counts under OTHER.
+const MATRIX_BINDINGS: [&str; 3] = ["JSON-RPC", "HTTP+JSON", "gRPC"];
+
 /// Errors by name, then by binding, for the summary matrix.
 fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
     let mut matrix: BTreeMap<&str, BTreeMap<&'static str, usize>> = BTreeMap::new();
@@ -20,78 +23,164 @@ fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
     matrix
 }
 
-/// One heading per file, then a row per exchange (line, `#entry` in a HAR file, `f<frame>` or `f<frame>/s<stream>` in a pcap; binding, operation, status,
-/// error reason or name) and, under it, what a client should do next; 100 columns wide.
-pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
-    let mut current: Option<&str> = None;
-    for row in rows {
-        if current != Some(row.path.as_str()) {
-            if current.is_some() {
-                writeln!(out)?;
-            }
-            writeln!(out, "{}", row.path)?;
-            writeln!(
-                out,
-                "{:>6} {:<9} {:<32} {:>6}  ERROR",
-                "LINE", "BINDING", "OPERATION", "STATUS"
-            )?;
-            current = Some(&row.path);
-        }
-        let status = row
-            .status
-            .map_or_else(|| "-".to_string(), |s| s.to_string());
-        let error = row
-            .reason
-            .as_ref()
-            .or(row.error.as_ref())
-            .map_or("-", String::as_str);
-        let place = match (row.line, row.entry, row.frame) {
-            (Some(line), _, _) => line.to_string(),
-            (None, Some(entry), _) => format!("#{entry}"),
-            (None, None, Some(frame)) => match row.stream {
-                Some(stream) => format!("f{frame}/s{stream}"),
-                None => format!("f{frame}"),
-            },
-            (None, None, None) => "-".to_string(),
+/// The table's width.
+const WIDTH: usize = 100;
+const BINDING: usize = 9;
+const OPERATION: usize = 32;
+/// How narrow the operation column may get to leave the error whole.
+const OPERATION_LEAST: usize = 20;
+
+/// Column widths for one file's rows. The place and status columns are as wide as their
+/// widest cell (6 at least: a gRPC status such as `FAILED_PRECONDITION (9)` needs more);
+/// the operation column gives up to 12 columns to a long error; the error column has
+/// what is left of 100.
+struct Layout {
+    place: usize,
+    operation: usize,
+    status: usize,
+    error: usize,
+}
+
+impl Layout {
+    fn of(rows: &[Row]) -> Layout {
+        let widest = |cell: &dyn Fn(&Row) -> String, least: usize| {
+            (rows.iter())
+                .map(|r| cell(r).chars().count())
+                .fold(least, usize::max)
         };
-        writeln!(
-            out,
-            "{place:>6} {:<9} {:<32} {status:>6}  {}",
-            row.binding,
-            clip(row.operation.unwrap_or("-"), 32),
-            clip(error, 42)
-        )?;
-        if row.advice != Advice::Proceed {
-            let retry = row
-                .retry_after
-                .as_ref()
-                .map_or_else(String::new, |r| format!(" (Retry-After: {r})"));
-            writeln!(out, "{:>6} -> {}{retry}", "", row.advice.describe())?;
+        let place = widest(&place_cell, 6);
+        let status = widest(&status_cell, 6);
+        let error = widest(&|r| error_cell(r).to_string(), 5);
+        let fixed = place + 1 + BINDING + 1 + 1 + status + 2;
+        let over = (fixed + OPERATION + error).saturating_sub(WIDTH);
+        let operation = OPERATION - over.min(OPERATION - OPERATION_LEAST);
+        Layout {
+            place,
+            operation,
+            status,
+            error: WIDTH.saturating_sub(fixed + operation).max(5),
         }
     }
+}
+
+/// Where the exchange is: its line, `#entry` in a HAR file, `f<frame>` or
+/// `f<frame>/s<stream>` in a pcap.
+fn place_cell(row: &Row) -> String {
+    match (row.line, row.entry, row.frame) {
+        (Some(line), _, _) => line.to_string(),
+        (None, Some(entry), _) => format!("#{entry}"),
+        (None, None, Some(frame)) => match row.stream {
+            Some(stream) => format!("f{frame}/s{stream}"),
+            None => format!("f{frame}"),
+        },
+        (None, None, None) => "-".to_string(),
+    }
+}
+
+/// The HTTP status; over gRPC, `grpc-status` by name and number (`NOT_FOUND (5)`,
+/// `OK (0)`), since a gRPC call's HTTP status is 200 whatever its outcome (A2A §10.6).
+fn status_cell(row: &Row) -> String {
+    match (row.grpc_status, row.grpc_status_name) {
+        (Some(code), Some(name)) => format!("{name} ({code})"),
+        (Some(code), None) => code.to_string(),
+        _ => row
+            .status
+            .map_or_else(|| "-".to_string(), |s| s.to_string()),
+    }
+}
+
+fn error_cell(row: &Row) -> &str {
+    row.reason
+        .as_ref()
+        .or(row.error.as_ref())
+        .map_or("-", String::as_str)
+}
+
+/// The delay the server asks for: `Retry-After`, RetryInfo's `retryDelay`, or both.
+fn delay_note(row: &Row) -> String {
+    let parts: Vec<String> = [
+        row.retry_after
+            .as_ref()
+            .map(|r| format!("Retry-After: {r}")),
+        row.retry_delay.as_ref().map(|d| format!("retryDelay: {d}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", parts.join("; ")),
+    }
+}
+
+/// One heading per file, then a row per exchange (place, binding, operation, status,
+/// error reason or name) and, under it, what a client should do next; 100 columns wide.
+pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+    for (i, file) in rows.chunk_by(|a, b| a.path == b.path).enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let layout = Layout::of(file);
+        let Layout {
+            place: pw,
+            operation: ow,
+            status: sw,
+            error: ew,
+        } = layout;
+        writeln!(out, "{}", file[0].path)?;
+        writeln!(
+            out,
+            "{:>pw$} {:<BINDING$} {:<ow$} {:>sw$}  ERROR",
+            "LINE", "BINDING", "OPERATION", "STATUS"
+        )?;
+        for row in file {
+            writeln!(
+                out,
+                "{:>pw$} {:<BINDING$} {:<ow$} {:>sw$}  {}",
+                place_cell(row),
+                row.binding,
+                clip(row.operation.unwrap_or("-"), ow),
+                status_cell(row),
+                clip(error_cell(row), ew)
+            )?;
+            if row.advice != Advice::Proceed {
+                let advice = match row.binding {
+                    "gRPC" => row.advice.describe_for_grpc(),
+                    _ => row.advice.describe(),
+                };
+                let line = format!("{:>pw$} -> {advice}{}", "", delay_note(row));
+                writeln!(out, "{}", clip(&line, WIDTH))?;
+            }
+        }
+    }
+    write_matrix(rows, out)
+}
+
+/// The errors by binding: a column for each binding of A2A, one for the rest.
+fn write_matrix(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     let matrix = matrix(rows);
     if matrix.is_empty() {
         return writeln!(out, "\nNo errors in {} exchanges.", rows.len());
     }
+    let [rpc, rest, grpc] = MATRIX_BINDINGS;
     writeln!(
         out,
-        "\n{:<40} {:>9} {:>10} {:>6}",
-        "ERRORS BY BINDING", "JSON-RPC", "HTTP+JSON", "OTHER"
+        "\n{:<40} {rpc:>9} {rest:>10} {grpc:>5} {:>6}",
+        "ERRORS BY BINDING", "OTHER"
     )?;
     for (error, by_binding) in &matrix {
         let count = |b: &str| by_binding.get(b).copied().unwrap_or(0);
-        let other: usize = by_binding
-            .iter()
-            .filter(|(b, _)| !matches!(**b, "JSON-RPC" | "HTTP+JSON"))
+        let other: usize = (by_binding.iter())
+            .filter(|(b, _)| !MATRIX_BINDINGS.contains(b))
             .map(|(_, n)| n)
             .sum();
         writeln!(
             out,
-            "{:<40} {:>9} {:>10} {:>6}",
+            "{:<40} {:>9} {:>10} {:>5} {other:>6}",
             clip(error, 40),
-            count("JSON-RPC"),
-            count("HTTP+JSON"),
-            other
+            count(rpc),
+            count(rest),
+            count(grpc),
         )?;
     }
     Ok(())

@@ -22,7 +22,7 @@ impl Rule for BadRequestDetailMissing {
     ) {
         // A malformed request has no field to name and its code is `invalid-request-code`'s
         // business; advising on that code's text or details would mislead.
-        if view.request_is_malformed() {
+        if view.request_is_malformed() || error.details_unreadable() {
             return;
         }
         // CONTENT_TYPE_NOT_SUPPORTED is INVALID_ARGUMENT too, but it is an A2A error, not

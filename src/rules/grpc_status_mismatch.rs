@@ -29,7 +29,7 @@ impl Rule for GrpcStatusMismatch {
         }
         let Some(status) = error.status() else {
             if let (true, Some(grpc_status)) = (grpc, error.grpc) {
-                let value = String::from_utf8_lossy(&grpc_status.status.value);
+                let value = String::from_utf8_lossy(grpc_status.status.value);
                 out.push(
                     Finding::new(
                         self.id(),

@@ -31,14 +31,18 @@ impl Rule for TaskExistenceLeak {
             }
             _ => return,
         };
+        let answer = match view.binding {
+            Binding::Grpc => "PERMISSION_DENIED",
+            _ => "403 / PERMISSION_DENIED",
+        };
         out.push(
             Finding::new(
                 self.id(),
                 label,
-                format!("{} on another caller's task is answered with 403 / PERMISSION_DENIED", operation.method_name()),
+                format!("{} on another caller's task is answered with {answer}", operation.method_name()),
             )
             .help(
-                "answer TaskNotFoundError (-32001 / HTTP 404 NOT_FOUND) for tasks the caller may not access, so \
+                "answer TaskNotFoundError (-32001 / HTTP 404 / gRPC NOT_FOUND) for tasks the caller may not access, so \
                  that nobody can probe which task ids exist (A2A §3.3.2 Resource errors, §13.1)",
             ),
         );

@@ -126,23 +126,31 @@ impl RenderedBody {
 /// JSON; the JSON's span in the returned text, or why it could not be read.
 pub fn render_status(value: &[u8], true_binary: bool) -> (Vec<u8>, Result<Range<usize>, String>) {
     let raw = true_binary && value.first() == Some(&0);
-    let mut text = if raw {
-        b"# grpc-status-details-bin, sent as true binary (0x00 and raw bytes), decoded as google.rpc.Status:\r\n".to_vec()
+    let sent = if raw {
+        ", sent as true binary (0x00 and raw bytes),"
     } else {
-        b"# grpc-status-details-bin, decoded as google.rpc.Status:\r\n".to_vec()
+        ""
     };
     let status = decode_bin(value, true_binary).and_then(|bytes| {
         decode_status(&bytes).map_err(|f| format!("not a {}: {}", f.type_name, f.reason))
     });
     match status {
         Ok(json) => {
+            let mut text =
+                format!("# grpc-status-details-bin{sent} decoded as google.rpc.Status:\r\n")
+                    .into_bytes();
             let start = text.len();
             text.extend(serde_json::to_vec_pretty(&json).unwrap_or_default());
             let span = start..text.len();
             text.extend(b"\r\n");
             (text, Ok(span))
         }
-        Err(reason) => (text, Err(reason)),
+        Err(reason) => {
+            let text = format!(
+                "# grpc-status-details-bin{sent} could not be decoded as google.rpc.Status\r\n"
+            );
+            (text.into_bytes(), Err(reason))
+        }
     }
 }
 
