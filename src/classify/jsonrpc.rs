@@ -24,6 +24,9 @@ pub enum InvalidRequest {
     NoMethod,
     MethodNotAString,
     IdOfWrongType,
+    /// A batch (a JSON array) answered with a single error: the server refuses batches,
+    /// and a request it will not take is not a valid Request to it (JSON-RPC 2.0 §6).
+    RefusedBatch,
 }
 
 impl InvalidRequest {
@@ -35,6 +38,7 @@ impl InvalidRequest {
             InvalidRequest::NoMethod => "the request has no `method`",
             InvalidRequest::MethodNotAString => "the request's `method` is not a string",
             InvalidRequest::IdOfWrongType => "the request's `id` is not a string, number or null",
+            InvalidRequest::RefusedBatch => "the request is a batch the server refuses",
         }
     }
 }

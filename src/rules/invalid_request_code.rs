@@ -21,16 +21,20 @@ impl Rule for InvalidRequestCode {
         let Some(error) = errors.iter().find(|e| !e.in_stream()) else {
             return;
         };
-        let Some(invalid) = rpc.invalid else {
+        // A batch answered with one error object (not an array of responses) was refused
+        // as a whole; refusing it is the server's right, but the code is -32600.
+        let refused_batch =
+            (rpc.batch && !error.in_stream()).then_some(InvalidRequest::RefusedBatch);
+        let Some(invalid) = rpc.invalid.or(refused_batch) else {
             return;
         };
         let Some(code) = error.code().filter(|&c| c != -32600) else {
             return;
         };
         let request_label = match invalid {
-            InvalidRequest::NoJsonrpcMember | InvalidRequest::NotAnObject => {
-                request.opening_label("", invalid.describe())
-            }
+            InvalidRequest::NoJsonrpcMember
+            | InvalidRequest::NotAnObject
+            | InvalidRequest::RefusedBatch => request.opening_label("", invalid.describe()),
             InvalidRequest::JsonrpcNot2_0 => request.label("/jsonrpc", invalid.describe()),
             InvalidRequest::NoMethod => request.opening_label("", invalid.describe()),
             InvalidRequest::MethodNotAString => request.label("/method", invalid.describe()),

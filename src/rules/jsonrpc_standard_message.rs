@@ -19,9 +19,10 @@ impl Rule for JsonrpcStandardMessage {
         error: &ErrorView<'_>,
         out: &mut Vec<Finding>,
     ) {
-        // For a request that is not a valid JSON-RPC Request the code itself is wrong
-        // (`invalid-request-code`); advising that code's text would mislead.
-        if view.is_invalid_rpc_request() {
+        // For a request that is not a valid JSON-RPC Request answered with another code than
+        // -32600, the code itself is wrong (`invalid-request-code`); advising that code's
+        // text would mislead. A -32600 answer's text is judged as usual.
+        if view.is_invalid_rpc_request() && error.code() != Some(-32600) {
             return;
         }
         if error.form != ErrorForm::JsonRpc {
