@@ -10,6 +10,7 @@ pub enum Group {
     Error,
     Rest,
     Message,
+    Grpc,
     Stream,
     Security,
     Protocol,
@@ -24,6 +25,7 @@ impl Group {
             Group::Error => "error",
             Group::Rest => "rest",
             Group::Message => "message",
+            Group::Grpc => "grpc",
             Group::Stream => "stream",
             Group::Security => "security",
             Group::Protocol => "protocol",
@@ -120,13 +122,18 @@ declare_rules! {
     JsonrpcStandardMessage => "jsonrpc-standard-message", Message, Info;
     UnsupportedOperationAmbiguous => "unsupported-operation-ambiguous", Message, Info;
     ContentTypeErrorMisuse => "content-type-error-misuse", Message, Warning;
+    GrpcStatusDetailsMismatch => "grpc-status-details-mismatch", Grpc, Error;
+    GrpcStatusMissing => "grpc-status-missing", Grpc, Error;
     StreamEventNotJson => "stream-event-not-json", Stream, Error;
     StreamEventShape => "stream-event-shape", Stream, Warning;
+    StreamEventOrder => "stream-event-order", Stream, Warning;
     SecretInCapture => "secret-in-capture", Security, Error;
     TaskExistenceLeak => "task-existence-leak", Security, Warning;
     AuthChallengeMissing => "auth-challenge-missing", Security, Warning;
     VersionHeaderMissing => "version-header-missing", Protocol, Warning;
+    UnsupportedVersionAccepted => "unsupported-version-accepted", Protocol, Warning;
     MissingMessageIdAccepted => "missing-message-id-accepted", Protocol, Error;
+    EmptyPartsAccepted => "empty-parts-accepted", Protocol, Error;
     RetryNewMessageId => "retry-new-message-id", Protocol, Warning;
     BindingDivergence => "binding-divergence", Protocol, Warning;
     LegacyProtocol => "legacy-protocol", Protocol, Info;

@@ -14,19 +14,40 @@ const HEADINGS: &[&str] = &[
     "## References",
 ];
 
-/// The first ```http block after `heading`.
-fn block_after<'a>(doc: &'a str, heading: &str) -> &'a str {
+/// The capture a section shows: its first ```http block, or a ```pcap block, whose
+/// fence line names the capture file it shows the view of (`pcap tests/fixtures/...`):
+/// gRPC comes only off the wire, so a gRPC rule's examples are pcap fixtures.
+enum Shown<'a> {
+    Text(&'a str),
+    File(&'a str),
+}
+
+fn block_after<'a>(doc: &'a str, heading: &str) -> Shown<'a> {
     let section = doc
         .split_once(heading)
         .map(|(_, rest)| rest)
         .unwrap_or_else(|| panic!("no {heading}"));
-    let start = section.find("```http\n").expect("an ```http block") + "```http\n".len();
+    let http = section.find("```http\n");
+    let pcap = section.find("```pcap ");
+    if let Some(at) = pcap.filter(|&p| http.is_none_or(|h| p < h)) {
+        let line = &section[at + "```pcap ".len()..];
+        return Shown::File(line.split('\n').next().unwrap().trim());
+    }
+    let start = http.expect("an ```http or ```pcap block") + "```http\n".len();
     let len = section[start..].find("\n```").expect("a closing fence");
-    &section[start..start + len + 1]
+    Shown::Text(&section[start..start + len + 1])
 }
 
-fn fires(rule: RuleId, capture: &str) -> bool {
-    let mut report = lint_source("doc.http", capture.as_bytes(), &Options::default());
+fn fires(rule: RuleId, shown: Shown<'_>) -> bool {
+    let (name, bytes) = match shown {
+        Shown::Text(capture) => ("doc.http", capture.as_bytes().to_vec()),
+        Shown::File(path) => {
+            let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+            let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+            (path, bytes)
+        }
+    };
+    let mut report = lint_source(name, &bytes, &Options::default());
     a2alint::rules::binding_divergence::check_run(std::slice::from_mut(&mut report));
     report.diagnostics.iter().any(|d| d.rule == rule)
 }
@@ -74,11 +95,14 @@ fn readme_rule_table_lists_every_rule() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     for &rule in RuleId::ALL {
+        // The row says what the doc's summary says, so the two cannot drift apart.
         let row = format!(
-            "| [`{0}`](rules/{0}.md) | {1} | ",
+            "| [`{0}`](rules/{0}.md) | {1} | {2} | {3} |",
             rule.slug(),
-            rule.group().as_str()
+            rule.group().as_str(),
+            rule.default_severity().as_str(),
+            rule.summary()
         );
-        assert!(readme.contains(&row), "README rule table lacks {rule}");
+        assert!(readme.contains(&row), "README rule table lacks {row}");
     }
 }

@@ -28,6 +28,8 @@ mod calls;
 mod errors;
 #[path = "fixture_gen_grpc/status.rs"]
 mod status;
+#[path = "fixture_gen_grpc/validation.rs"]
+mod validation;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -78,6 +80,7 @@ fn all() -> Vec<Fixture> {
     let mut all = errors::fixtures();
     all.extend(status::fixtures());
     all.extend(calls::fixtures());
+    all.extend(validation::fixtures());
     all
 }
 

@@ -115,6 +115,7 @@ fn report(path: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
         diagnostics,
         suppressed: 0,
         outcomes: Vec::new(),
+        versions: Default::default(),
         wire: None,
     }
 }

@@ -362,6 +362,7 @@ impl<'s> HttpReader<'s> {
             interim: std::mem::take(&mut self.interim),
             response,
             ending: None,
+            closed: None,
         });
         self.next_index += 1;
     }

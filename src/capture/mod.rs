@@ -17,7 +17,7 @@ pub use har::{
 };
 pub use http::{HttpReader, read_http};
 pub use model::{
-    Body, Capture, Content, Ending, Exchange, GrpcBody, Header, Message, Origin, Piece,
+    Body, Capture, Closed, Content, Ending, Exchange, GrpcBody, Header, Message, Origin, Piece,
     ReadProblem, Side, StartLine, Version, map_pieces,
 };
 pub use sse::{Event, parse_events};

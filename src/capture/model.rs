@@ -24,6 +24,17 @@ pub struct Exchange<'s> {
     pub response: Option<Message<'s>>,
     /// How a peer ended the exchange before it completed, when the wire says so.
     pub ending: Option<Ending>,
+    /// For an exchange left unfinished: the connection under it closed, rather than the
+    /// capture stopping while it was open.
+    pub closed: Option<Closed>,
+}
+
+/// A connection that closed with an exchange on it unfinished. Whoever sent the first
+/// GOAWAY, FIN or RST closed it (RFC 9113 §6.8, RFC 9293 §3.6); the other peer only
+/// followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Closed {
+    pub by_client: bool,
 }
 
 /// A peer's end of an unfinished HTTP/2 stream (RFC 9113 §5.4, §6.4, §6.8).

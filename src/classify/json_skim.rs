@@ -13,11 +13,11 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-/// The members of a success response whose values are kept hollow: JSON-RPC's `result`
-/// (§9.4), the StreamResponse / SendMessageResponse payloads (§3.2.3), and a Task's or a
-/// ListTasksResponse's bulk (§4.1.3, §3.1.4).
-const PAYLOAD_MEMBERS: [&str; 8] = [
-    "result",
+/// The members of a success response whose values are kept hollow: the StreamResponse /
+/// SendMessageResponse payloads (§3.2.3), and a Task's or a ListTasksResponse's bulk
+/// (§4.1.3, §3.1.4). JSON-RPC's `result` (§9.4) is read one level deep, its own payload
+/// members hollow.
+const PAYLOAD_MEMBERS: [&str; 7] = [
     "task",
     "message",
     "statusUpdate",
@@ -65,7 +65,11 @@ impl<'de> Visitor<'de> for Document {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = if PAYLOAD_MEMBERS.contains(&key.as_str()) {
+            // JSON-RPC's `result` keeps which payload it holds (`{"task": {}}`): stream
+            // rules read that, never what is inside.
+            let value = if key == "result" {
+                map.next_value_seed(Document)?
+            } else if PAYLOAD_MEMBERS.contains(&key.as_str()) {
                 map.next_value_seed(Hollow)?
             } else {
                 map.next_value::<Value>()?
@@ -229,7 +233,7 @@ mod tests {
             "error": {"code": -32001, "data": [{"reason": "R"}]}}"#;
         assert_eq!(
             from_str(text).unwrap(),
-            json!({"jsonrpc": "2.0", "id": {"n": 1}, "result": {},
+            json!({"jsonrpc": "2.0", "id": {"n": 1}, "result": {"id": "t", "history": []},
                    "error": {"code": -32001, "data": [{"reason": "R"}]}})
         );
         let event = r#"{"artifactUpdate": {"artifact": {"parts": [{"text": "x"}]}}, "kind": "k"}"#;

@@ -115,10 +115,12 @@ pub fn classify<'a, 's>(
         Some(call) => {
             view.binding = Binding::Grpc;
             view.operation = call.operation;
+            // The service's package is the version the call is shaped as (A2A §10.1),
+            // whatever `a2a-version` it declares.
             view.generation = if call.legacy {
                 Generation::V0_3
             } else {
-                view.detect_generation()
+                Generation::V1_0
             };
         }
         None => {

@@ -33,8 +33,6 @@ impl ExchangeView<'_, '_> {
                 Some(MethodName::Current(_)) => return Generation::V1_0,
                 _ => {}
             },
-            // A call to the 1.0 service (the 0.3 package is told apart by its path).
-            Binding::Grpc => return Generation::V1_0,
             Binding::HttpJson => {
                 // 0.3 routes sat right under `/v1/`; a 1.0 base path may contain `v1` elsewhere.
                 let under_v1 = self

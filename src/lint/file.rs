@@ -9,6 +9,7 @@ use crate::finding::{Anchor, Finding};
 use crate::lint::{FileReport, Options};
 use crate::resolve::Resolver;
 use crate::rules::binding_divergence::{self, Outcome};
+use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Directive, Scope};
 
@@ -37,6 +38,7 @@ pub(super) struct FileLint<'r> {
     exchanges: usize,
     sends: Sends,
     outcomes: Vec<Outcome>,
+    versions: VersionFacts,
 }
 
 impl<'r> FileLint<'r> {
@@ -61,6 +63,7 @@ impl<'r> FileLint<'r> {
             exchanges: 0,
             sends: Sends::default(),
             outcomes: Vec::new(),
+            versions: VersionFacts::default(),
         }
     }
 
@@ -148,6 +151,22 @@ impl<'r> FileLint<'r> {
             }
             self.outcomes.push(outcome);
         }
+        if options
+            .rules
+            .is_enabled(rules::RuleId::UnsupportedVersionAccepted)
+        {
+            self.versions.read_card(&view);
+            // Placed now, while the exchange is at hand; reported only if a card of the
+            // file or the run leaves its version out.
+            if let Some(mut claim) = self.versions.new_claim(&view) {
+                let finding = &mut claim.finding;
+                finding.exchange = Some(anchor());
+                finding.severity = options.rules.severity(finding.rule, finding.severity);
+                enter(&mut self.resolver, unit);
+                let diagnostic = self.resolver.resolve_one(finding, Some(exchange));
+                self.versions.claim(claim, diagnostic);
+            }
+        }
         let record = view.send_record();
         drop(view);
         if let Some(record) = record {
@@ -195,6 +214,11 @@ impl<'r> FileLint<'r> {
             // Both are kept until the end of the run: no spare capacity.
             diagnostics: {
                 let mut diagnostics = self.resolver.finish();
+                let contradicted = self.versions.settle();
+                if !contradicted.is_empty() {
+                    diagnostics.extend(contradicted);
+                    diagnostics.sort_by_key(|d| (d.primary.span.start, d.rule));
+                }
                 diagnostics.shrink_to_fit();
                 diagnostics
             },
@@ -203,6 +227,7 @@ impl<'r> FileLint<'r> {
                 self.outcomes.shrink_to_fit();
                 self.outcomes
             },
+            versions: self.versions,
             wire: None,
         }
     }

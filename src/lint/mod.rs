@@ -15,6 +15,7 @@ use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
 use crate::rule_set::RuleSet;
 use crate::rules::binding_divergence::Outcome;
+use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::walk::{Input, InputError};
 use file::{FileLint, Unit};
 
@@ -28,6 +29,9 @@ pub struct FileReport {
     pub suppressed: usize,
     /// How task operations were answered, for the run-level `binding-divergence`.
     pub outcomes: Vec<Outcome>,
+    /// Agent cards and versions answered with success that no card of the file judged,
+    /// for the run-level part of `unsupported-version-accepted`.
+    pub versions: VersionFacts,
     /// For a pcap or pcapng file: what the wire reader read and skipped.
     pub wire: Option<WireCounts>,
 }

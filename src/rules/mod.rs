@@ -11,6 +11,7 @@ mod content_length_mismatch;
 mod content_type_error_misuse;
 mod detail_missing_type;
 mod duplicate_error_info;
+mod empty_parts_accepted;
 mod error_body_not_json;
 mod error_content_type;
 mod error_info_domain;
@@ -18,7 +19,9 @@ mod error_info_metadata;
 mod error_info_missing;
 mod error_info_reason;
 mod field_violation_path;
+mod grpc_status_details_mismatch;
 mod grpc_status_mismatch;
+mod grpc_status_missing;
 mod http_status_mismatch;
 mod invalid_request_code;
 mod jsonrpc_envelope;
@@ -38,11 +41,13 @@ mod rest_error_shape;
 mod retry_new_message_id;
 mod secret_in_capture;
 mod stream_event_not_json;
+mod stream_event_order;
 mod stream_event_shape;
 mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
 mod unsupported_operation_ambiguous;
+pub mod unsupported_version_accepted;
 mod version_header_missing;
 
 pub use crate::rule_id::{Group, RuleId};
@@ -110,13 +115,18 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &jsonrpc_standard_message::JsonrpcStandardMessage,
         &unsupported_operation_ambiguous::UnsupportedOperationAmbiguous,
         &content_type_error_misuse::ContentTypeErrorMisuse,
+        &grpc_status_details_mismatch::GrpcStatusDetailsMismatch,
+        &grpc_status_missing::GrpcStatusMissing,
         &stream_event_not_json::StreamEventNotJson,
         &stream_event_shape::StreamEventShape,
+        &stream_event_order::StreamEventOrder,
         &secret_in_capture::SecretInCapture,
         &task_existence_leak::TaskExistenceLeak,
         &auth_challenge_missing::AuthChallengeMissing,
         &version_header_missing::VersionHeaderMissing,
+        &unsupported_version_accepted::UnsupportedVersionAccepted,
         &missing_message_id_accepted::MissingMessageIdAccepted,
+        &empty_parts_accepted::EmptyPartsAccepted,
         &retry_new_message_id::RetryNewMessageId,
         &legacy_protocol::LegacyProtocol,
     ]

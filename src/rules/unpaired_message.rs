@@ -34,6 +34,9 @@ impl Rule for UnpairedMessage {
     }
 }
 
+/// RST_STREAM's CANCEL code (RFC 9113 §7).
+const CANCEL: u32 = 0x8;
+
 /// A request whose HTTP/2 stream a peer ended before the answer: said as it happened.
 fn ended(request: &Message<'_>, ending: Option<Ending>) -> Finding {
     let at = |text| Label::at(request.start_line_span, text);
@@ -52,6 +55,22 @@ fn ended(request: &Message<'_>, ending: Option<Ending>) -> Finding {
         )
         .severity(Severity::Info)
         .help("a client that gives up on a call resets its stream; no answer was sent"),
+        // A gRPC server gives up on a call past the deadline the client set with a
+        // CANCEL (gRPC over HTTP/2, `grpc-timeout`): the client's choice too. Packet
+        // times are not in the view, so the expiry itself is not checked.
+        Some(Ending::Reset { code: CANCEL, .. }) if request.header("grpc-timeout").is_some() => {
+            Finding::new(
+                RuleId::UnpairedMessage,
+                at("deadline"),
+                "the server cancelled the call at the deadline the client set (`grpc-timeout`) \
+                 before a response came",
+            )
+            .severity(Severity::Info)
+            .help(
+                "a call past its deadline ends without an answer; the client sees \
+                 DEADLINE_EXCEEDED and may check the task before sending again",
+            )
+        }
         Some(Ending::Reset { code, .. }) => Finding::new(
             RuleId::UnpairedMessage,
             at("reset by the server"),

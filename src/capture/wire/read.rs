@@ -226,6 +226,13 @@ fn read_flow(
                 exchange.index = *next_index + i;
             }
         }
+        // A stream still open when the connection closed was ended by whoever closed
+        // it; one still open when the capture stopped is only unfinished.
+        let tcp = [flow.closed_at(client), flow.closed_at(1 - client)];
+        let goaway = read.goaway.map(|g| g.map(|(_, frame)| frame));
+        for exchange in &mut read.exchanges {
+            exchange.end = exchange.end.after_close(tcp, goaway);
+        }
         *next_index += read.exchanges.len();
         (wire.connection_problems)
             .extend(read.problems.into_iter().map(|p| (connection.clone(), p)));

@@ -250,6 +250,16 @@ impl Direction {
 }
 
 impl Flow {
+    /// The frame in which peer `peer` (an index of `peers`) first ended its side: its
+    /// FIN or its RST, whichever came first. `None` while it kept it open.
+    pub fn closed_at(&self, peer: usize) -> Option<u32> {
+        let dir = &self.dirs[peer];
+        [dir.fin.map(|(_, frame)| frame), dir.rst]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
     /// The first RST of the connection, from either peer.
     pub fn reset(&self) -> Option<u32> {
         match (self.dirs[0].rst, self.dirs[1].rst) {

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use crate::capture::model::{
-    Body, Content, Ending, Exchange, GrpcBody, Header, Message, Origin, ReadProblem, StartLine,
-    Version,
+    Body, Closed, Content, Ending, Exchange, GrpcBody, Header, Message, Origin, ReadProblem,
+    StartLine, Version,
 };
 use crate::capture::wire::Connection;
 use crate::source::Span;
@@ -46,6 +46,28 @@ pub enum ExchangeEnd {
     GoAway { frame: u32 },
     /// The connection closed or the capture ended before the exchange finished.
     Unfinished,
+    /// Unfinished, and the capture shows the connection closing (a FIN or RST): the
+    /// peer that began closing it ended the exchange, not the capture.
+    Closed { by_client: bool },
+}
+
+impl ExchangeEnd {
+    /// The end of an exchange once it is known how the connection ended: `tcp` and
+    /// `goaway` are the frames of each peer's first FIN or RST and of its GOAWAY (client
+    /// first). A stream left unfinished when a peer closed the connection was ended by
+    /// whoever began closing it, the first to send any of them; when neither sent a FIN
+    /// or RST, the capture stopped with it open and it stays unfinished.
+    pub fn after_close(self, tcp: [Option<u32>; 2], goaway: [Option<u32>; 2]) -> ExchangeEnd {
+        if self != ExchangeEnd::Unfinished || tcp == [None, None] {
+            return self;
+        }
+        let first = |side: usize| [tcp[side], goaway[side]].into_iter().flatten().min();
+        let by_client = match (first(0), first(1)) {
+            (Some(client), Some(server)) => client < server,
+            (client, _) => client.is_some(),
+        };
+        ExchangeEnd::Closed { by_client }
+    }
 }
 
 /// `text` bytes of the view came from the file bytes `file`, in frame `frame`. When
@@ -141,7 +163,13 @@ impl WireExchange {
                     code, by_client, ..
                 } => Some(Ending::Reset { code, by_client }),
                 ExchangeEnd::GoAway { .. } => Some(Ending::Refused),
-                ExchangeEnd::Complete | ExchangeEnd::Unfinished => None,
+                ExchangeEnd::Complete | ExchangeEnd::Unfinished | ExchangeEnd::Closed { .. } => {
+                    None
+                }
+            },
+            closed: match self.end {
+                ExchangeEnd::Closed { by_client } => Some(Closed { by_client }),
+                _ => None,
             },
         })
     }
@@ -208,5 +236,42 @@ fn message<'t>(text: &'t [u8], m: &'t WireMessage, is_request: bool) -> Message<
                 origin: Origin::Verbatim { start: span.start },
             }),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExchangeEnd;
+
+    #[test]
+    fn the_first_to_close_ended_an_unfinished_exchange() {
+        let open = ExchangeEnd::Unfinished;
+        let closed = |by_client| ExchangeEnd::Closed { by_client };
+        // Neither FIN nor RST: the capture stopped, whatever GOAWAY came.
+        assert_eq!(open.after_close([None, None], [None, Some(7)]), open);
+        assert_eq!(
+            open.after_close([Some(9), Some(11)], [None, None]),
+            closed(true)
+        );
+        assert_eq!(
+            open.after_close([Some(11), Some(9)], [None, None]),
+            closed(false)
+        );
+        assert_eq!(
+            open.after_close([None, Some(9)], [None, None]),
+            closed(false)
+        );
+        // A server's GOAWAY before the client's FIN: the server began closing.
+        assert_eq!(
+            open.after_close([Some(9), Some(11)], [None, Some(7)]),
+            closed(false)
+        );
+        assert_eq!(
+            open.after_close([Some(9), None], [Some(8), Some(7)]),
+            closed(false)
+        );
+        // An exchange that ended otherwise keeps its end.
+        let done = ExchangeEnd::Complete;
+        assert_eq!(done.after_close([Some(9), Some(11)], [None, None]), done);
     }
 }

@@ -66,6 +66,9 @@ pub struct H2Read {
     /// Every literal field of both directions' header blocks, in the order they were
     /// decoded; filled by [`read_h2_literals`] only.
     pub literals: Vec<LiteralField>,
+    /// The lowest GOAWAY the client (0) and the server (1) sent: `(last stream id,
+    /// frame)`, for telling who began closing the connection.
+    pub goaway: [Option<(u32, u32)>; 2],
 }
 
 /// Reads the HTTP/2 connection between `client` and `server`; the first exchange gets
@@ -137,6 +140,7 @@ fn read(
     let mut read = H2Read {
         problems: std::mem::take(&mut reader.problems),
         literals: reader.literals.take().unwrap_or_default(),
+        goaway: reader.goaway,
         ..H2Read::default()
     };
     let true_binary = reader.peers.iter().all(|peer| peer.true_binary);

@@ -1,0 +1,273 @@
+//! `unsupported-version-accepted` against agent cards: the versions a card's
+//! `supportedInterfaces` list (A2A §8.2) are the versions its agent supports, so a
+//! successful answer to another version is reported once the card is known. Facts stay
+//! compact: a card's interfaces, and per file the first successful request for each
+//! interface and version, with its finding already placed.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{Declared, Version, accepted, finding, shaped_major};
+use crate::classify::{Binding, ExchangeView};
+use crate::finding::Finding;
+use crate::lint::FileReport;
+use crate::resolve::Diagnostic;
+
+/// Which interface a request reached: its authority (`host[:port]`) and binding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Interface {
+    authority: String,
+    binding: &'static str,
+}
+
+/// One successful request per interface and version of a file, not yet compared with a
+/// card that describes its interface.
+#[derive(Debug)]
+struct Claim {
+    declared: String,
+    /// Later requests of the file declaring the same version to the same interface.
+    more: usize,
+    at: Box<Diagnostic>,
+}
+
+/// What one file knows for the comparison: the interfaces its agent cards list, and
+/// its claims that no card of the file describes.
+#[derive(Debug, Default)]
+pub struct VersionFacts {
+    cards: Vec<(Interface, Version)>,
+    claims: HashMap<(Interface, Version), Claim>,
+}
+
+impl VersionFacts {
+    /// Notes the interfaces of an agent card answered in `view`.
+    pub fn read_card(&mut self, view: &ExchangeView<'_, '_>) {
+        if view.binding != Binding::Discovery || !view.succeeded() {
+            return;
+        }
+        let Some(Value::Array(interfaces)) = (view.response.as_ref())
+            .and_then(|r| r.json.value())
+            .and_then(|card| card.get("supportedInterfaces"))
+        else {
+            return;
+        };
+        for interface in interfaces {
+            let text = |member: &str| interface.get(member).and_then(Value::as_str);
+            let (Some(url), Some(binding), Some(version)) = (
+                text("url"),
+                text("protocolBinding").and_then(binding_named),
+                text("protocolVersion").and_then(Version::parse),
+            ) else {
+                continue;
+            };
+            let authority = normal_authority(url_authority(url));
+            self.cards.push((Interface { authority, binding }, version));
+        }
+    }
+
+    /// The claim `view` makes, when it is a successful request whose version only a
+    /// card can judge (a major the shape contradicts is reported at once); counted if
+    /// the file made it before. `Some` asks for its finding, for [`Self::claim`].
+    pub fn new_claim(&mut self, view: &ExchangeView<'_, '_>) -> Option<ClaimKey> {
+        let declared = Declared::of(view)?;
+        let same_major = shaped_major(view).is_none_or(|m| m == declared.version.major);
+        if !same_major || !accepted(view) {
+            return None;
+        }
+        let key = (interface_of(view)?, declared.version);
+        if let Some(claim) = self.claims.get_mut(&key) {
+            claim.more += 1;
+            return None;
+        }
+        let finding = finding(view, &declared, String::new());
+        Some(ClaimKey {
+            key,
+            declared: declared.text.to_string(),
+            finding,
+        })
+    }
+
+    /// Keeps a new claim with its finding resolved.
+    pub fn claim(&mut self, key: ClaimKey, at: Diagnostic) {
+        let claim = Claim {
+            declared: key.declared,
+            more: 0,
+            at: Box::new(at),
+        };
+        self.claims.insert(key.key, claim);
+    }
+
+    /// Compares the claims with the file's own cards, at the end of the file: the
+    /// diagnostics of those a card contradicts. Claims no card of the file describes
+    /// wait for the run ([`check_run`]).
+    pub fn settle(&mut self) -> Vec<Diagnostic> {
+        let cards: Vec<(Option<&str>, &(Interface, Version))> =
+            self.cards.iter().map(|card| (None, card)).collect();
+        decide(&mut self.claims, &cards)
+    }
+}
+
+/// A new claim and its finding, to resolve before it is kept.
+pub struct ClaimKey {
+    key: (Interface, Version),
+    declared: String,
+    pub finding: Finding,
+}
+
+/// Compares every file's waiting claims with the cards of the whole run; adds the
+/// findings to their files.
+pub fn check_run(reports: &mut [FileReport]) {
+    let cards: Vec<(String, (Interface, Version))> = (reports.iter())
+        .flat_map(|r| r.versions.cards.iter().map(|c| (r.path.clone(), c.clone())))
+        .collect();
+    if cards.is_empty() {
+        return;
+    }
+    let cards: Vec<(Option<&str>, &(Interface, Version))> = cards
+        .iter()
+        .map(|(path, card)| (Some(path.as_str()), card))
+        .collect();
+    for report in reports.iter_mut() {
+        let found = decide(&mut report.versions.claims, &cards);
+        if found.is_empty() {
+            continue;
+        }
+        report.diagnostics.extend(found);
+        report
+            .diagnostics
+            .sort_by_key(|d| (d.primary.span.start, d.rule));
+    }
+}
+
+/// Takes out the claims whose interface one of `cards` (each with the file it was read
+/// in, `None` for the claims' own) describes, and gives the diagnostics of those whose version no card lists.
+fn decide(
+    claims: &mut HashMap<(Interface, Version), Claim>,
+    cards: &[(Option<&str>, &(Interface, Version))],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    claims.retain(|(interface, version), claim| {
+        let listed: Vec<(Option<&str>, Version)> = (cards.iter())
+            .filter(|(_, (i, _))| i == interface)
+            .map(|&(path, &(_, v))| (path, v))
+            .collect();
+        let Some(&(path, _)) = listed.first() else {
+            return true;
+        };
+        if !listed.iter().any(|(_, v)| v == version) {
+            let mut versions: Vec<String> = listed.iter().map(|(_, v)| v.to_string()).collect();
+            versions.sort();
+            versions.dedup();
+            let mut diagnostic = (*claim.at).clone();
+            diagnostic.message = message(claim, interface, &versions, path);
+            found.push(diagnostic);
+        }
+        false
+    });
+    found.sort_by_key(|d| d.primary.span.start);
+    found
+}
+
+fn message(
+    claim: &Claim,
+    interface: &Interface,
+    versions: &[String],
+    path: Option<&str>,
+) -> String {
+    let card = match path {
+        Some(path) => format!("the agent card read in {path}"),
+        None => "the agent card in this file".to_string(),
+    };
+    let more = match claim.more {
+        0 => String::new(),
+        1 => "; 1 more request in this file did the same".to_string(),
+        n => format!("; {n} more requests in this file did the same"),
+    };
+    let declares = match interface.binding.eq_ignore_ascii_case("GRPC") {
+        true => "call declares `a2a-version`",
+        false => "request declares A2A-Version",
+    };
+    format!(
+        "{declares} {}, which {card} does not list for {} at {} (it lists {}), and was \
+         answered with success{more}",
+        claim.declared,
+        interface.binding,
+        interface.authority,
+        versions.join(", ")
+    )
+}
+
+/// The interface a request reached: the authority it was sent to and its binding.
+fn interface_of(view: &ExchangeView<'_, '_>) -> Option<Interface> {
+    let request = view.exchange.request.as_ref()?;
+    let host = (request.header("host"))
+        .or_else(|| request.header(":authority"))
+        .and_then(|h| h.value_str())
+        .unwrap_or("");
+    let binding = match view.binding {
+        Binding::JsonRpc => "JSONRPC",
+        Binding::HttpJson => "HTTP+JSON",
+        Binding::Grpc => "GRPC",
+        Binding::Discovery | Binding::Other => return None,
+    };
+    Some(Interface {
+        authority: normal_authority(host),
+        binding,
+    })
+}
+
+/// A card's `protocolBinding` as one of the three bindings (A2A §8.2); `None` for a
+/// custom binding's URI.
+fn binding_named(name: &str) -> Option<&'static str> {
+    ["JSONRPC", "HTTP+JSON", "GRPC"]
+        .into_iter()
+        .find(|b| b.eq_ignore_ascii_case(name.trim()))
+}
+
+/// The authority of an interface URL: `https://agent.example:8443/a2a` gives
+/// `agent.example:8443`; a gRPC interface is often written `host:port` alone.
+fn url_authority(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host)
+}
+
+/// An authority compared case-blind, the default ports of http and https left out.
+fn normal_authority(authority: &str) -> String {
+    let authority = authority.trim().to_ascii_lowercase();
+    match authority
+        .strip_suffix(":80")
+        .or_else(|| authority.strip_suffix(":443"))
+    {
+        Some(host) => host.to_string(),
+        None => authority,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interface_urls_give_their_authority() {
+        assert_eq!(
+            url_authority("https://agent.example:8443/a2a"),
+            "agent.example:8443"
+        );
+        assert_eq!(url_authority("localhost:50051"), "localhost:50051");
+        assert_eq!(url_authority("grpc://user@agent:50051"), "agent:50051");
+        assert_eq!(url_authority("http://agent.example?x=1"), "agent.example");
+        assert_eq!(normal_authority("Agent.Example:443"), "agent.example");
+        assert_eq!(normal_authority("agent:8080"), "agent:8080");
+    }
+
+    #[test]
+    fn bindings_are_named_as_cards_name_them() {
+        assert_eq!(binding_named("GRPC"), Some("GRPC"));
+        assert_eq!(binding_named("jsonrpc"), Some("JSONRPC"));
+        assert_eq!(binding_named("HTTP+JSON"), Some("HTTP+JSON"));
+        assert_eq!(binding_named("https://example.com/bindings/ws"), None);
+    }
+}
