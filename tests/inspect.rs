@@ -366,3 +366,13 @@ fn cli_inspect_reads_a_grpc_pcap() {
         .stdout(predicates::str::contains("gRPC      GetTask"))
         .stdout(predicates::str::contains("NOT_FOUND (5)  TASK_NOT_FOUND"));
 }
+
+#[test]
+fn a_call_cancelled_at_the_clients_deadline_is_checked_before_a_resend() {
+    // a2a-go v2.4.0 (grpc-go) resets a call past its `grpc-timeout` with CANCEL.
+    let path = "samples/real/a2a-go/grpc/deadline.pcap";
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let rows = inspect_source(path, &bytes, Profile::Spec);
+    let [row] = &rows[..] else { panic!("{rows:?}") };
+    assert_eq!((row.binding, row.advice), ("gRPC", Advice::CheckThenRetry));
+}

@@ -101,6 +101,8 @@ pub struct Answer<'e, 'v> {
     pub a2a: Option<&'static A2aError>,
     /// A gRPC response that came without `grpc-status`.
     pub grpc_without_status: bool,
+    /// A gRPC call the server cancelled at the deadline the client set (`grpc-timeout`).
+    pub deadline_expired: bool,
 }
 
 /// Advice for an answer: its status, and the error it carries if any.
@@ -110,11 +112,16 @@ pub fn advise(status: Option<u16>, error: Option<&ErrorView<'_>>) -> Advice {
         error,
         a2a: error.and_then(ErrorView::a2a_error),
         grpc_without_status: false,
+        deadline_expired: false,
     })
 }
 
 /// Advice for an answer, A2A error first, then its status code, then the HTTP status.
 pub fn advise_answer(answer: &Answer<'_, '_>) -> Advice {
+    // What a client sees as DEADLINE_EXCEEDED: the call may have taken effect.
+    if answer.deadline_expired {
+        return Advice::CheckThenRetry;
+    }
     let Some(status) = answer.http_status else {
         return Advice::RetryWithBackoff;
     };

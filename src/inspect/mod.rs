@@ -13,7 +13,7 @@ use name::{name_of, retry_delay};
 use serde::Serialize;
 
 use crate::capture::wire::{is_pcap, read_pcap};
-use crate::capture::{Exchange, HttpReader, for_each_entry, is_har};
+use crate::capture::{Ending, Exchange, HttpReader, for_each_entry, is_har};
 use crate::classify::{Binding, GrpcStatusView, Payloads, Sends, classify};
 use crate::profile::Profile;
 use crate::source::LineIndex;
@@ -124,11 +124,22 @@ fn row_of(path: &str, exchange: &Exchange<'_>, profile: Profile, place: Place) -
         .map(|n| n.name)
         .or_else(|| status.filter(|s| *s >= 400).map(|s| format!("HTTP {s}")))
         .or_else(|| grpc_without_status.then(|| "no grpc-status".to_string()));
+    // A server gives up on a call past the client's deadline with RST_STREAM CANCEL.
+    let deadline_expired = view.binding == Binding::Grpc
+        && (exchange.request.as_ref()).is_some_and(|r| r.header("grpc-timeout").is_some())
+        && matches!(
+            exchange.ending,
+            Some(Ending::Reset {
+                code: 0x8,
+                by_client: false
+            })
+        );
     let answer = Answer {
         http_status: status,
         error,
         a2a,
         grpc_without_status,
+        deadline_expired,
     };
     Row {
         path: path.to_string(),
