@@ -85,7 +85,7 @@ fn a_version_the_card_does_not_list_is_reported_at_the_call() {
         panic!("{found:#?}")
     };
     assert!(
-        only.contains("grpc.pcap: request declares A2A-Version 1.1"),
+        only.contains("grpc.pcap: call declares `a2a-version` 1.1"),
         "{only}"
     );
     assert!(
@@ -128,7 +128,7 @@ fn without_a_card_only_the_major_version_is_judged() {
         panic!("{found:#?}")
     };
     assert!(
-        only.contains("later.pcap: request declares A2A-Version 99.0"),
+        only.contains("later.pcap: call declares `a2a-version` 99.0"),
         "{only}"
     );
 }
