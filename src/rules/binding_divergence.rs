@@ -2,11 +2,12 @@
 //! different A2A errors over two of JSON-RPC, HTTP+JSON and gRPC in one run (A2A §5.1:
 //! the bindings must handle errors the same way).
 
-use crate::classify::{Binding, ExchangeView, Operation};
+use crate::classify::{Binding, ErrorView, ExchangeView, Operation};
 use crate::finding::Finding;
 use crate::lint::FileReport;
 use crate::resolve::Diagnostic;
 use crate::rules::RuleId;
+use crate::table::{A2aError, table};
 
 /// How one task operation was answered, with a finding ready to report at its answer.
 #[derive(Debug, Clone)]
@@ -39,10 +40,9 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
     }
     let (operation, task_id, response) =
         (view.operation?, view.task_id()?, view.response.as_ref()?);
-    let reason = view
-        .errors()
-        .iter()
-        .find_map(|e| e.a2a_error())
+    let errors = view.errors();
+    let reason = (errors.iter().find_map(|e| e.a2a_error()))
+        .or_else(|| by_status(view, errors.first()))
         .map(|e| e.reason.clone());
     let finding = Finding::new(
         RuleId::BindingDivergence,
@@ -59,6 +59,35 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
         pending: None,
     };
     Some((outcome, finding))
+}
+
+/// The A2A error an answer without a readable reason stands for by its status alone,
+/// when only one error has that status in the profile's table: HTTP 404 or gRPC
+/// NOT_FOUND is TaskNotFound whatever the body says (A2A §5.4), so a body that names
+/// the error its own way is not a divergence from a binding that says it with a reason.
+fn by_status(
+    view: &ExchangeView<'_, '_>,
+    error: Option<&ErrorView<'_>>,
+) -> Option<&'static A2aError> {
+    let profile = view.profile;
+    let only = |matches: &dyn Fn(&A2aError) -> bool| {
+        let mut found = table().a2a.iter().filter(|e| matches(e));
+        match (found.next(), found.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
+    };
+    match view.binding {
+        Binding::HttpJson => {
+            let status = view.error_status()?;
+            only(&|e| e.http(profile) == status)
+        }
+        Binding::Grpc => {
+            let name = error?.status()?;
+            only(&|e| e.grpc(profile) == name)
+        }
+        _ => None,
+    }
 }
 
 /// Compares outcomes across every file of the run; adds a finding to each answer that

@@ -23,9 +23,10 @@ impl Rule for JsonrpcEnvelope {
         let Some(body) = response.json.value() else {
             return;
         };
-        // A batch answer is an array; a body that is no JSON-RPC response at all (an auth
-        // layer's `{"detail": ...}`) is not held to the envelope.
-        if view.rpc().is_some_and(|rpc| rpc.batch) || !looks_like_response(body) {
+        // A batch answer is an array (a batch refused as a whole is one object, held to
+        // the envelope); a body that is no JSON-RPC response at all (an auth layer's
+        // `{"detail": ...}`) is not held to the envelope.
+        if body.is_array() || !looks_like_response(body) {
             return;
         }
         let Some(object) = body.as_object() else {
@@ -59,6 +60,16 @@ fn problems(
             format!("JSON-RPC response has `jsonrpc` {v}, expected \"2.0\""),
         )),
         Some(_) => {}
+    }
+    // `id` is REQUIRED in a response, `null` when the request's could not be read (JSON-RPC
+    // 2.0 §5); a client matches answers to calls by it.
+    if !object.contains_key("id") {
+        found.push((
+            response.opening_label("", "no `id` member"),
+            "JSON-RPC response has no `id` member; it is required, `null` when the request's id \
+             could not be read"
+                .into(),
+        ));
     }
     match (object.get("result"), object.get("error")) {
         (Some(_), Some(_)) => found.push((
