@@ -1,5 +1,7 @@
 //! `problem-json-error`: an error sent as RFC 9457 problem details, the v1.0.0-rc format.
 
+use serde_json::Value;
+
 use crate::classify::{ExchangeView, problem_members};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
@@ -31,13 +33,19 @@ impl Rule for ProblemJsonError {
             (None, Some(first)) => response.key_label(&format!("/{first}"), "RFC 9457 member"),
             (None, None) => return,
         };
-        let what = if members.is_empty() {
-            "is sent as `application/problem+json`".to_string()
-        } else {
-            format!("is an RFC 9457 problem document ({})", members.join(", "))
+        // A Status body under the problem+json label is right but for its media type,
+        // which is all that is left of the release-candidate format.
+        let status_body = response
+            .json
+            .value()
+            .is_some_and(|b| b.get("error").is_some_and(Value::is_object));
+        let what = match (members.is_empty(), status_body) {
+            (true, true) => "is a google.rpc.Status labelled `application/problem+json`, the media type of the v1.0.0-rc format".to_string(),
+            (true, false) => "is sent as `application/problem+json`, the v1.0.0-rc format".to_string(),
+            (false, _) => format!("is an RFC 9457 problem document ({}), the v1.0.0-rc format", members.join(", ")),
         };
         out.push(
-            Finding::new(self.id(), label, format!("HTTP {status} error {what}, the v1.0.0-rc format"))
+            Finding::new(self.id(), label, format!("HTTP {status} error {what}"))
                 .help(
                     "A2A 1.0 errors are google.rpc.Status bodies with an ErrorInfo (§11.6, PR #1600). The §6.4 and §6.5 \
                      samples of the spec still show problem+json; PRs #1641 and #1689 are open to replace them",

@@ -98,7 +98,8 @@ fn http_json_problem(data: &Value) -> Option<(&'static str, String)> {
     let present: Vec<&str> = PAYLOADS
         .iter()
         .copied()
-        .filter(|p| object.contains_key(*p))
+        // A payload is an object: `"message": "text"` is an error's text, not a Message.
+        .filter(|p| object.get(*p).is_some_and(Value::is_object))
         .collect();
     match present.as_slice() {
         [_] => None,
