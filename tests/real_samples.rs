@@ -80,7 +80,7 @@ fn real_sdk_traffic_findings() {
 fn real_grpc_traffic_findings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real");
     let mut files: Vec<PathBuf> = Vec::new();
-    for sdk in ["a2a-python", "a2a-go", "a2a-rust", "a2a-java"] {
+    for sdk in ["a2a-python", "a2a-js", "a2a-go", "a2a-rust", "a2a-java"] {
         let dir = root.join(sdk).join("grpc");
         let before = files.len();
         files.extend(

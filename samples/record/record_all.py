@@ -6,7 +6,7 @@
 --sdk picks the SDKs to record (repeat it for several); without it, all of them:
 
     a2a-python   a2a-sdk (PyPI): JSON-RPC and HTTP+JSON here; gRPC by record_grpc.py
-    a2a-js       @a2a-js/sdk (npm): JSON-RPC and HTTP+JSON here
+    a2a-js       @a2a-js/sdk (npm): JSON-RPC and HTTP+JSON here; gRPC by record_a2a_js_grpc.py
     a2a-go       a2a-go (Go modules): record_a2a_go.py, all three bindings
     a2a-rust     a2a-lf / a2a-server-lf / a2a-grpc (crates): record_a2a_rust.py
     a2a-java     the Java SDK (Maven): record_a2a_java.py
@@ -262,6 +262,13 @@ def main() -> None:
             else:
                 run_logged([sys.executable, HERE / 'record_grpc.py', '--env', env / 'grpc-py',
                             '--out', args.out / 'a2a-python' / 'grpc'])
+        if 'a2a-js' in sdks:
+            if shutil.which('tcpdump') is None:
+                print('a2a-js gRPC: skipped, not installed: tcpdump', flush=True)
+                skipped['a2a-js gRPC'] = ['tcpdump']
+            else:
+                run_logged([sys.executable, HERE / 'record_a2a_js_grpc.py', '--env', env / 'js-grpc',
+                            '--out', args.out])
         for sdk in sdks:
             if sdk in OWN_RECORDERS:
                 run_own_recorder(sdk, env, args.out)

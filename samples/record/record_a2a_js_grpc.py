@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Records the gRPC binding of @a2a-js/sdk (grpcService on @grpc/grpc-js) as pcap files.
+
+    python3 samples/record/record_a2a_js_grpc.py [--env DIR] [--out DIR]
+
+Run as root (tcpdump captures on `lo`), with Node >= 20 and npm, tcpdump and
+Python >= 3.11 on PATH. Without --env everything goes into a fresh temporary directory,
+removed at the end; --env DIR creates or reuses DIR and keeps it, server logs included.
+The HTTP bindings of @a2a-js/sdk are recorded by record_all.py, not here.
+
+Steps:
+1. npm installs package-grpc.json (package.json's pins plus @grpc/grpc-js and
+   @bufbuild/protobuf, exact versions) into <env>/js, next to copies of
+   agent_js_grpc.mjs and client_js_grpc.mjs; record_grpc.install puts grpcio, the
+   a2a-sdk stubs and a2a-sdk's gRPC server into <env>/py, and this script runs itself
+   again with that interpreter.
+2. agent_js_grpc.mjs is started once per configuration (plain, streaming, extcard), each
+   on a free port of 127.0.0.1, and stopped by its process id at the end.
+3. With tcpdump on the agent's port (record_pcap.Tcpdump), record_grpc.py's grpcio client
+   and scenario functions write, into <out>/a2a-js/grpc/:
+   - grpc.pcap: record_grpc.MAIN on one channel, to the streaming agent (it has the
+     capabilities of record_grpc.py's own "plain" agent);
+   - <scenario>.pcap for each scenario of record_grpc.ALONE (the extcard agent for
+     extended-card-not-configured, the streaming one otherwise);
+   - deadline.pcap (SendMessage "slow", which takes five seconds, with a one second
+     deadline), streaming-unsupported.pcap (SendStreamingMessage to the plain agent),
+     stream-republished-task.pcap (the text "twice");
+   - grpc-js-client.pcap: client_js_grpc.mjs (a @grpc/grpc-js client: GetTask of an
+     unknown task, SendMessage, SendStreamingMessage) against the streaming agent.
+   No "-base64" twin: grpc-js never sends true-binary metadata, whatever the client
+   announces, so every -bin trailer here is base64 already.
+4. The same client_js_grpc.mjs against a2a-python's gRPC agent (agent_python_grpc.py,
+   config plain, started with record_grpc.Agent) into
+   <out>/a2a-python/grpc/grpc-js-client.pcap: grpc C-core answering a client that does
+   not announce true binary metadata.
+5. <out>/a2a-js/grpc/versions.txt: npm packages, Node, the Python side, tcpdump.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import record_all  # noqa: E402
+import record_grpc  # noqa: E402
+from record_pcap import Tcpdump, tcpdump_version  # noqa: E402
+
+NAME = 'a2a-js'
+CONFIGS = ('plain', 'streaming', 'extcard')
+# Which configuration of this agent stands in for record_grpc.py's configurations.
+GRPC_CONFIG = {'plain': 'streaming', 'extcard': 'extcard'}
+NPM_REPORTED = ('@a2a-js/sdk', '@grpc/grpc-js', '@bufbuild/protobuf')
+JS_FILES = ('agent_js_grpc.mjs', 'client_js_grpc.mjs')
+
+
+# --- install ------------------------------------------------------------------------------
+
+
+def install_js(env: pathlib.Path) -> pathlib.Path:
+    js = env / 'js'
+    js.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HERE / 'package-grpc.json', js / 'package.json')
+    npm_env = {**os.environ, 'npm_config_cache': str(env / 'npm-cache')}
+    subprocess.run(['npm', 'install', '--silent', '--no-audit', '--no-fund', '--no-package-lock'],
+                   cwd=js, env=npm_env, check=True)
+    for name in JS_FILES:  # next to node_modules, so that Node resolves the packages
+        shutil.copy(HERE / name, js)
+    return js
+
+
+def js_versions(env: pathlib.Path) -> list[str]:
+    lines = []
+    for name in NPM_REPORTED:
+        package = env / 'js' / 'node_modules' / name / 'package.json'
+        lines.append(f'{name} {json.loads(package.read_text())["version"]} (npm)')
+    node = subprocess.run(['node', '--version'], capture_output=True, text=True, check=True)
+    lines.append(f'Node {node.stdout.strip().lstrip("v")}')
+    return lines
+
+
+def python_versions() -> list[str]:
+    from importlib import metadata
+
+    return [f'{n} {metadata.version(n)} (PyPI)' for n in record_grpc.REPORTED] + [
+        f'Python {platform.python_version()}']
+
+
+# --- the agent ------------------------------------------------------------------------------
+
+
+class Agent:
+    """agent_js_grpc.mjs in one configuration; stopped by its process id."""
+
+    def __init__(self, env: pathlib.Path, config: str):
+        self.config = config
+        self.port = record_all.free_port()
+        self.log = open(env / f'a2a-js-grpc-{config}.log', 'wb')
+        cmd = ['node', 'agent_js_grpc.mjs', '--port', str(self.port), '--config', config]
+        self.proc = subprocess.Popen(cmd, cwd=env / 'js', stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f'agent {config} exited with {self.proc.returncode}; see {self.log.name}')
+            try:
+                # A bare connect and close, before any tcpdump runs.
+                socket.create_connection(('127.0.0.1', self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f'agent {config} did not listen on {self.port}')
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+# --- scenarios of this script ---------------------------------------------------------------
+
+
+def deadline(c) -> None:
+    """SendMessage "slow" (five seconds of work) with a one second deadline."""
+    request = c.pb.SendMessageRequest(message=c.message('msg-slow', 'slow'))
+    stream_id, c.stream_id = c.stream_id, c.stream_id + 2
+    print(f'  [stream {stream_id}] SendMessage "slow" with a 1 s deadline', flush=True)
+    try:
+        c.stub.SendMessage(request, metadata=[('a2a-version', '1.0')], timeout=1.0)
+        print('      OK (the deadline did not expire)')
+    except c.grpc.RpcError as error:
+        record_grpc.describe_error(error)
+    # Stay on the connection until the agent has finished the task, to capture whatever
+    # it still sends on the expired stream.
+    time.sleep(4.5)
+
+
+def stream_republished(c) -> None:
+    c.call('SendStreamingMessage: the executor publishes the task twice', 'SendStreamingMessage',
+           c.pb.SendMessageRequest(message=c.message('msg-twice', 'twice')))
+
+
+# name -> (function, configuration of this agent)
+EXTRA = {
+    'deadline': (deadline, 'streaming'),
+    'streaming-unsupported': (record_grpc.stream, 'plain'),
+    'stream-republished-task': (stream_republished, 'streaming'),
+}
+
+
+# --- captures -------------------------------------------------------------------------------
+
+
+def grpcio_capture(pcap: pathlib.Path, port: int, calls: list) -> None:
+    print(f'== {pcap.name}', flush=True)
+    dump = Tcpdump(pcap, [port])
+    try:
+        client = record_grpc.Client(port)
+        try:
+            for call in calls:
+                call(client)
+        finally:
+            client.close()
+    finally:
+        dump.stop()
+
+
+def grpc_js_capture(pcap: pathlib.Path, port: int, env: pathlib.Path) -> None:
+    print(f'== {pcap.name} (the @grpc/grpc-js client)', flush=True)
+    dump = Tcpdump(pcap, [port])
+    try:
+        result = subprocess.run(['node', 'client_js_grpc.mjs', '--port', str(port)],
+                                cwd=env / 'js', timeout=60)
+    finally:
+        dump.stop()
+    if result.returncode != 0:
+        raise RuntimeError(f'client_js_grpc.mjs exited with {result.returncode} ({pcap})')
+
+
+def record_js(agents: dict, out: pathlib.Path, env: pathlib.Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob('*.pcap'):
+        stale.unlink()
+
+    def port_of(name):
+        return agents[GRPC_CONFIG[record_grpc.SCENARIOS[name][1]]].port
+
+    grpcio_capture(out / 'grpc.pcap', agents[GRPC_CONFIG['plain']].port,
+                   [record_grpc.SCENARIOS[name][0] for name in record_grpc.MAIN])
+    for name in record_grpc.ALONE:
+        grpcio_capture(out / f'{name}.pcap', port_of(name), [record_grpc.SCENARIOS[name][0]])
+    for name, (function, config) in EXTRA.items():
+        grpcio_capture(out / f'{name}.pcap', agents[config].port, [function])
+    grpc_js_capture(out / 'grpc-js-client.pcap', agents['streaming'].port, env)
+
+
+# --- driver ---------------------------------------------------------------------------------
+
+
+def inner(args) -> int:
+    def timed_out(signum, frame):
+        raise TimeoutError('the recording took more than 300 s')
+
+    signal.signal(signal.SIGALRM, timed_out)
+    signal.alarm(300)  # a call that never returns must not hang the run (the servers still stop)
+    out = args.out / NAME / 'grpc'
+    agents = {}
+    try:
+        for config in CONFIGS:
+            agents[config] = Agent(args.env, config)
+        record_js(agents, out, args.env)
+    finally:
+        for agent in agents.values():
+            agent.stop()
+    python_agent = record_grpc.Agent('plain', args.env)
+    try:
+        grpc_js_capture(args.out / 'a2a-python' / 'grpc' / 'grpc-js-client.pcap', python_agent.port, args.env)
+    finally:
+        python_agent.stop()
+    lines = js_versions(args.env) + python_versions() + tcpdump_version()
+    (out / 'versions.txt').write_text(
+        '# Written by samples/record/record_a2a_js_grpc.py: the npm packages of the agent and of\n'
+        '# the grpc-js client (client_js_grpc.mjs) in these captures and in\n'
+        '# ../../a2a-python/grpc/grpc-js-client.pcap, the Python side (grpcio client of the other\n'
+        '# pcaps; a2a-python agent of that one pcap), and the capture tools.\n'
+        + '\n'.join(lines) + f'\nrecorded {datetime.date.today().isoformat()}\n')
+    print('recorded with', ', '.join(lines))
+    return 0
+
+
+def outer(args) -> int:
+    missing = [tool for tool in ('node', 'npm', 'tcpdump') if shutil.which(tool) is None]
+    if missing:
+        sys.exit(f'record_a2a_js_grpc.py needs {", ".join(missing)} on PATH')
+    env = args.env or pathlib.Path(tempfile.mkdtemp(prefix='a2alint-record-js-grpc-'))
+    env.mkdir(parents=True, exist_ok=True)
+    try:
+        install_js(env)
+        python = record_grpc.install(env)
+        cmd = [str(python), str(pathlib.Path(__file__).resolve()), '--inside',
+               '--env', str(env), '--out', str(args.out)]
+        return subprocess.run(cmd, env={**os.environ, 'PYTHONDONTWRITEBYTECODE': '1'}).returncode
+    finally:
+        if args.env is None:
+            shutil.rmtree(env, ignore_errors=True)
+        else:
+            print(f'install and server logs kept in {env}')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--env', type=pathlib.Path, help='install directory to create or reuse (kept)')
+    parser.add_argument('--out', type=pathlib.Path, default=HERE.parent / 'real')
+    parser.add_argument('--inside', action='store_true', help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.out = args.out.resolve()
+    if args.env is not None:
+        args.env = args.env.resolve()
+    sys.exit(inner(args) if args.inside else outer(args))
+
+
+if __name__ == '__main__':
+    main()
