@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use crate::classify::{Binding, ExchangeView, MessageView, kind_of, looks_like_response};
+use crate::classify::{
+    Binding, ExchangeView, MessageView, RequestId, kind_of, looks_like_response,
+};
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -32,7 +34,11 @@ impl Rule for JsonrpcEnvelope {
         let Some(object) = body.as_object() else {
             return;
         };
-        for (label, message) in problems(response, object) {
+        // A missing `id` where the request's could be read is `jsonrpc-id-mismatch`'s.
+        let id_readable = view
+            .rpc()
+            .is_some_and(|rpc| matches!(rpc.id, RequestId::Readable(_)));
+        for (label, message) in problems(response, object, id_readable) {
             out.push(self.finding(label, message));
         }
     }
@@ -48,6 +54,7 @@ impl JsonrpcEnvelope {
 fn problems(
     response: &MessageView<'_, '_>,
     object: &serde_json::Map<String, Value>,
+    id_readable: bool,
 ) -> Vec<(Label, String)> {
     let mut found = Vec::new();
     match object.get("jsonrpc") {
@@ -63,7 +70,7 @@ fn problems(
     }
     // `id` is REQUIRED in a response, `null` when the request's could not be read (JSON-RPC
     // 2.0 §5); a client matches answers to calls by it.
-    if !object.contains_key("id") {
+    if !object.contains_key("id") && !id_readable {
         found.push((
             response.opening_label("", "no `id` member"),
             "JSON-RPC response has no `id` member; it is required, `null` when the request's id \

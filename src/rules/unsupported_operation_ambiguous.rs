@@ -7,6 +7,9 @@ use crate::classify::{ErrorView, ExchangeView};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
+/// ErrorInfo metadata keys that SDKs add to every error (a2a-go, a2a-rust: `timestamp`).
+const BOOKKEEPING: [&str; 5] = ["timestamp", "time", "requestId", "traceId", "taskId"];
+
 pub struct UnsupportedOperationAmbiguous;
 
 impl Rule for UnsupportedOperationAmbiguous {
@@ -27,10 +30,11 @@ impl Rule for UnsupportedOperationAmbiguous {
             return;
         }
         let infos = error.infos();
+        // Bookkeeping (a timestamp, a request id) says nothing about which case it is.
         let says_which = infos.iter().any(|i| {
             i.metadata
                 .and_then(Value::as_object)
-                .is_some_and(|m| !m.is_empty())
+                .is_some_and(|m| m.keys().any(|k| !BOOKKEEPING.contains(&k.as_str())))
         });
         if says_which {
             return;
