@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target the way FUZZING.md reports it:
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET is http_reader, har_reader, sse_parser, lint_source, pcap_reader or h2_decoder;
+# TARGET is http_reader, har_reader, sse_parser, lint_source, pcap_reader, h2_decoder or
+# grpc_decoder;
 # SECONDS defaults to 600.
 # Seeds the corpora first if they are not there. Set FUZZ_TARGET_DIR to build elsewhere.
 set -euo pipefail
@@ -14,6 +15,7 @@ case $target in
     sse_parser) dict=sse ;;
     pcap_reader) dict=pcap ;;
     h2_decoder) dict=h2 ;;
+    grpc_decoder) dict=grpc ;;
     *) dict=http ;;
 esac
 [ -d "fuzz/corpus/$target" ] || fuzz/seed.sh

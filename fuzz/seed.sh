@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the fuzzers' seed corpora in fuzz/corpus/<target>/ from the test fixtures and
-# samples, and (pcap_seeds.py) the generated captures of pcap_reader and h2_decoder.
+# samples, the generated captures of pcap_reader and h2_decoder (pcap_seeds.py), and the
+# generated gRPC calls of grpc_decoder (grpc_seeds.py, which adds gRPC captures for
+# pcap_reader).
 # The corpora are not committed: run this before `cargo fuzz run`.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=..
-for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder; do
+for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder grpc_decoder; do
     mkdir -p "corpus/$target"
 done
 seed() { # seed TARGET FILE [CONTENT-FROM-STDIN]
@@ -31,9 +33,16 @@ done < <(find "$root/tests/fixtures" "$root/samples" -type f -name '*.har' -prin
 printf 'data: {"a":1}\r\n\r\nevent: error\r\ndata: {"error":{}}\r\n\r\n' >corpus/sse_parser/crlf
 printf ': ping\n\nid: 1\nretry: 100\ndata: {"x":\ndata:  2}\n\ndata:last' >corpus/sse_parser/lf
 printf 'data: one\rdata: two\r\revent\rdata\r' >corpus/sse_parser/cr
-# No fixture is a capture file: pcap_seeds.py writes pcap and pcapng files (and the two
-# directions of its HTTP/2 connections for h2_decoder) from the traffic it describes.
+# The capture files of the fixtures and samples (the real a2a-python gRPC recordings
+# among them) seed pcap_reader.
+while IFS= read -r -d '' file; do
+    seed pcap_reader "$file"
+done < <(find "$root/tests/fixtures" "$root/samples" -type f \( -name '*.pcap' -o -name '*.pcapng' \) -print0)
+# pcap_seeds.py writes pcap and pcapng files (and the two directions of its HTTP/2
+# connections for h2_decoder) from the traffic it describes; grpc_seeds.py the gRPC
+# calls of grpc_decoder and two gRPC captures.
 python3 pcap_seeds.py corpus
-for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder; do
+python3 grpc_seeds.py corpus
+for target in http_reader har_reader sse_parser lint_source pcap_reader h2_decoder grpc_decoder; do
     printf '%s: %s seeds\n' "$target" "$(find "corpus/$target" -type f | wc -l)"
 done

@@ -19,10 +19,10 @@ use a2alint::rules::RuleId;
 use a2alint::{Options, lint_source};
 use grpc::*;
 
-/// 16 MiB of zeros and then some: gzip makes it tens of KiB.
+/// 4 MiB of zeros and then some: gzip makes it a few KiB.
 fn bomb() -> Vec<u8> {
     let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gzip.write_all(&vec![0; (16 << 20) + 1024]).unwrap();
+    gzip.write_all(&vec![0; (4 << 20) + 1024]).unwrap();
     gzip.finish().unwrap()
 }
 
@@ -73,7 +73,7 @@ fn a_compression_bomb_stops_at_the_message_limit() {
         panic!("{diagnostics:#?}")
     };
     assert!(
-        finding.message.contains("inflates past 16 MiB"),
+        finding.message.contains("inflates past 4 MiB"),
         "{}",
         finding.message
     );
@@ -82,9 +82,9 @@ fn a_compression_bomb_stops_at_the_message_limit() {
 
 #[test]
 fn a_message_past_the_limit_is_reported_not_decoded() {
-    // A GetTaskRequest whose `tenant` (field 2) holds 16 MiB and a bit.
+    // A GetTaskRequest whose `tenant` (field 2) holds 4 MiB and a bit.
     let mut request = vec![0x12];
-    let len = (16 << 20) + 8;
+    let len = (4 << 20) + 8;
     prost::encoding::encode_varint(len as u64, &mut request);
     request.extend(vec![b'a'; len]);
     let call = GrpcCall::new(
@@ -97,7 +97,29 @@ fn a_message_past_the_limit_is_reported_not_decoded() {
         panic!("{diagnostics:#?}")
     };
     assert!(
-        finding.message.contains("past the 16 MiB"),
+        finding.message.contains("past the 4 MiB"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn millions_of_empty_entries_in_a_small_gzip_message_are_refused() {
+    // The fuzzers' finding #7: a Task whose history is 2-byte empty entries, inflated
+    // from a gzip message of a few KiB.
+    let history: Vec<u8> = std::iter::repeat_n([0x22, 0x00], 1 << 20)
+        .flatten()
+        .collect();
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzip.write_all(&history).unwrap();
+    let response = Response::ok(vec![prefixed(1, &gzip.finish().unwrap())])
+        .header("grpc-encoding", Compression::Gzip.name());
+    let diagnostics = lint_between(GrpcCall::a2a("GetTask", &get_task("t-2"), response));
+    let [finding] = &undecodable(&diagnostics)[..] else {
+        panic!("{diagnostics:#?}")
+    };
+    assert!(
+        finding.message.contains("more than 100000 fields"),
         "{}",
         finding.message
     );

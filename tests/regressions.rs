@@ -176,3 +176,43 @@ fn h2_upgrade_of_blank_lines() {
         let _ = exchange.http2_exchange();
     }
 }
+
+/// A chunked body cut after a whole chunk and a blank line (a client closing an event
+/// stream): trimming the blank line off the body's end reached back into the chunk's
+/// data, so the body's raw span ended inside its own content.
+#[test]
+fn chunked_cut_after_a_chunk_ending_in_a_blank_line() {
+    use a2alint::capture::{Content, Origin, read_http};
+    let bytes = std::fs::read(fixture(
+        "chunked-cut-after-a-chunk-ending-in-a-blank-line.http",
+    ))
+    .unwrap();
+    let capture = read_http(&bytes);
+    let body = &capture.exchanges[0].response.as_ref().unwrap().body;
+    let Some(Content {
+        origin: Origin::Chunked(pieces),
+        ..
+    }) = &body.content
+    else {
+        panic!("{body:?}")
+    };
+    for piece in pieces {
+        assert!(
+            body.raw.start <= piece.raw && piece.raw + piece.len <= body.raw.end,
+            "{piece:?} outside {:?}",
+            body.raw
+        );
+    }
+    let report = lint("chunked-cut-after-a-chunk-ending-in-a-blank-line.http");
+    // A response alone (the file holds no request) is also unpaired.
+    assert_eq!(fired(&report), ["unpaired-message", "capture-incomplete"]);
+}
+
+/// One 16 KB gzip message of empty `Task.history` entries: decoded, it was 8.4 million
+/// structs and 1.9 GB (FUZZING.md #7). Its fields are counted first now, and it is
+/// refused before decoding.
+#[test]
+fn grpc_task_history_of_empty_messages() {
+    let report = lint("grpc-task-history-of-empty-messages.pcap");
+    assert_eq!(fired(&report), ["undecodable-body"]);
+}

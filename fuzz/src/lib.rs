@@ -1,5 +1,8 @@
 //! Invariants the fuzz targets check on top of "does not panic": every span a2alint hands
 //! out lies inside the bytes it was read from, and the bytes it says are there are there.
+//! `grpc_call` writes the captures of gRPC calls `grpc_decoder` lints.
+
+pub mod grpc_call;
 
 use a2alint::capture::wire::{
     FILE_SPANS, Wire, WireExchange, WireMessage, WireParts, frame_offsets, unshift_file_span,

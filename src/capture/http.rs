@@ -216,16 +216,20 @@ impl<'s> HttpReader<'s> {
     fn frame_chunked(&mut self, start: usize, event_stream: bool) -> (Body<'s>, usize) {
         match dechunk(self.src, start) {
             Ok(chunks) => {
-                let raw_end = trim_trailing_blank(self.src, start, chunks.end);
+                // Blank lines after the body belong to no message, but chunk data is the
+                // body's even when a cut body ends in one (a closed event stream does).
+                let data_end = chunks.pieces.last().map_or(start, |p| p.raw + p.len);
+                let trimmed = trim_trailing_blank(self.src, start, chunks.end);
+                let raw_end = trimmed.max(data_end);
                 if let Some(whole) = chunks.cut {
                     // The half chunk when there is one, else the last line that arrived.
-                    let from = if whole < raw_end {
+                    let from = if whole < trimmed {
                         whole
                     } else {
-                        memchr::memrchr(b'\n', &self.src[start..raw_end])
+                        memchr::memrchr(b'\n', &self.src[start..trimmed])
                             .map_or(start, |i| start + i + 1)
                     };
-                    self.cut_short(Span::new(from, raw_end), event_stream);
+                    self.cut_short(Span::new(from, trimmed.max(from)), event_stream);
                 }
                 let body = Body {
                     raw: Span::new(start, raw_end),

@@ -29,8 +29,15 @@ pub struct RenderedMessage {
 }
 
 /// Renders the messages of a gRPC `body` sent on `path`, compressed (per message flag)
-/// with `encoding`.
-pub fn render_body(body: &[u8], path: &str, encoding: &str, is_request: bool) -> RenderedBody {
+/// with `encoding`; inflated bytes are taken from `inflate_left`, what the connection may
+/// still inflate, so that many small bombs cannot add up.
+pub fn render_body(
+    body: &[u8],
+    path: &str,
+    encoding: &str,
+    is_request: bool,
+    inflate_left: &mut usize,
+) -> RenderedBody {
     let mut out = RenderedBody::default();
     let (messages, trailing) = split_messages(body);
     let method = grpc_method(path);
@@ -39,7 +46,17 @@ pub fn render_body(body: &[u8], path: &str, encoding: &str, is_request: bool) ->
         let raw = &body[framed.payload.clone()];
         let inflated;
         let bytes = if framed.compressed {
-            match decompress(encoding, raw) {
+            let outcome = decompress(encoding, raw).and_then(|bytes| match bytes.len() {
+                len if len <= *inflate_left => {
+                    *inflate_left -= len;
+                    Ok(bytes)
+                }
+                _ => Err(format!(
+                    "the connection's inflated messages pass {} MiB; a2alint inflates no more",
+                    crate::capture::MAX_DECODED_BYTES >> 20
+                )),
+            });
+            match outcome {
                 Ok(bytes) => {
                     inflated = bytes;
                     &inflated[..]
@@ -175,7 +192,9 @@ mod tests {
         };
         let mut body = framed(0, &task.encode_to_vec());
         body.extend(framed(0, &[0x0a, 0x50]));
-        let rendered = render_body(&body, "/lf.a2a.v1.A2AService/GetTask", "", false);
+        let rendered = render_body(&body, "/lf.a2a.v1.A2AService/GetTask", "", false, &mut {
+            usize::MAX
+        });
         let text = String::from_utf8(rendered.text.clone()).unwrap();
         assert!(text.starts_with("{\n  \"id\": \"t-1\"\n}\r\n"), "{text}");
         assert!(
@@ -196,7 +215,9 @@ mod tests {
     fn unknown_methods_are_named_and_cut_bodies_are_problems() {
         let mut body = framed(0, b"\x08\x01");
         body.extend([0, 0, 0]);
-        let rendered = render_body(&body, "/a2a.v1.A2AService/SendMessage", "", true);
+        let rendered = render_body(&body, "/a2a.v1.A2AService/SendMessage", "", true, &mut {
+            usize::MAX
+        });
         let text = String::from_utf8(rendered.text).unwrap();
         assert!(
             text.contains("no schema for /a2a.v1.A2AService/SendMessage"),
@@ -210,9 +231,32 @@ mod tests {
     }
 
     #[test]
+    fn inflated_bytes_come_out_of_the_connections_budget() {
+        use std::io::Write;
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gzip.write_all(&[0x0a, 0x03, b't', b'-', b'1']).unwrap();
+        let body = framed(1, &gzip.finish().unwrap());
+        let path = "/lf.a2a.v1.A2AService/GetTask";
+        let mut left = 5;
+        let rendered = render_body(&body, path, "gzip", true, &mut left);
+        assert!(rendered.messages[0].json && left == 0, "{rendered:?}");
+        let rendered = render_body(&body, path, "gzip", true, &mut left);
+        assert!(
+            rendered.problems[0].2.contains("inflates no more"),
+            "{rendered:?}"
+        );
+    }
+
+    #[test]
     fn a_compressed_message_with_an_unknown_encoding_is_a_problem() {
         let body = framed(1, b"xx");
-        let rendered = render_body(&body, "/lf.a2a.v1.A2AService/GetTask", "snappy", true);
+        let rendered = render_body(
+            &body,
+            "/lf.a2a.v1.A2AService/GetTask",
+            "snappy",
+            true,
+            &mut { usize::MAX },
+        );
         assert_eq!(rendered.problems[0].1, "grpc-encoding");
         assert!(!rendered.messages[0].json);
     }

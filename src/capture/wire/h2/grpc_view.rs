@@ -39,6 +39,7 @@ impl Text {
         call: &GrpcCall,
         is_request: bool,
         message: &mut WireMessage,
+        inflate_left: &mut usize,
     ) {
         let mut body = Vec::with_capacity(side.data_len);
         for range in &side.data {
@@ -49,7 +50,7 @@ impl Text {
             _ => b"",
         };
         let encoding = String::from_utf8_lossy(encoding);
-        let rendered = render_body(&body, &call.path, &encoding, is_request);
+        let rendered = render_body(&body, &call.path, &encoding, is_request, inflate_left);
         let at = self.text.len();
         self.text.extend(&rendered.text);
         let mut grpc = WireGrpc::default();

@@ -97,7 +97,10 @@ impl<'a> ViewWriter<'a> {
         // An HTTP/1.1 head comes with its body; an HTTP/2 one's starts after it.
         let body_start = message.body.raw.start;
         match call {
-            Some(call) => out.grpc_body(dir, side, call, is_request, &mut message),
+            Some(call) => {
+                let left = &mut self.decoded_left;
+                out.grpc_body(dir, side, call, is_request, &mut message, left);
+            }
             None => {
                 for range in &side.data {
                     out.copy(dir, range.clone());
