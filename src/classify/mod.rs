@@ -366,6 +366,13 @@ impl<'a, 's> ExchangeView<'a, 's> {
         )
     }
 
+    /// The response of a gRPC call, for the rules of the gRPC status itself.
+    pub fn grpc_response(&self) -> Option<&MessageView<'a, 's>> {
+        self.response
+            .as_ref()
+            .filter(|_| self.binding == Binding::Grpc)
+    }
+
     /// Was the request answered with success: a 2xx response carrying no error and, over
     /// gRPC, ending with `grpc-status: 0` (a call that ends without one did not succeed).
     pub fn succeeded(&self) -> bool {

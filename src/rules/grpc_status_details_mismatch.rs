@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::capture::Header;
-use crate::classify::{Binding, ExchangeView, MessageView};
+use crate::classify::{ExchangeView, MessageView};
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -21,11 +21,7 @@ impl Rule for GrpcStatusDetailsMismatch {
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
-        let Some(response) = view
-            .response
-            .as_ref()
-            .filter(|_| view.binding == Binding::Grpc)
-        else {
+        let Some(response) = view.grpc_response() else {
             return;
         };
         let Some(grpc) = &response.grpc_status else {

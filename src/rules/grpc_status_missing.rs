@@ -3,7 +3,7 @@
 //! response ends with Trailers, or is Trailers-Only).
 
 use crate::capture::{Closed, Ending, Exchange, Message};
-use crate::classify::{Binding, ExchangeView};
+use crate::classify::ExchangeView;
 use crate::finding::{Finding, Label};
 use crate::rules::{Rule, RuleId};
 
@@ -43,11 +43,7 @@ impl Rule for GrpcStatusMissing {
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
         // A call with no response at all is `unpaired-message`'s, which says already
         // whether the server reset or refused the stream or the client cancelled it.
-        let Some(response) = view
-            .response
-            .as_ref()
-            .filter(|_| view.binding == Binding::Grpc)
-        else {
+        let Some(response) = view.grpc_response() else {
             return;
         };
         if response.grpc_status.is_some() {
