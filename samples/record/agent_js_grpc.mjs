@@ -2,7 +2,7 @@
 // `grpcService` from @a2a-js/sdk/server/grpc on a @grpc/grpc-js server.
 //
 // Run by record_a2a_js_grpc.py from the throwaway directory that holds node_modules
-// (installed from package-grpc.json):
+// (installed from package-grpc.json) and a copy of agent_js_common.mjs:
 //
 //     node agent_js_grpc.mjs --port 50051 --config plain|streaming|extcard
 //
@@ -21,111 +21,29 @@
 //   "slow"   the executor waits five seconds before the artifact (for deadlines)
 // It runs until SIGTERM or SIGINT.
 
-import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
-
 import * as grpc from "@grpc/grpc-js";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import { A2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
+
+import { agentArgs, echoCard, echoExecutor } from "./agent_js_common.mjs";
 
 // What the card advertises: no port or address of this machine.
 const PUBLIC_TARGET = "agent.example:443";
 
-// The SDK's numeric protobuf enums.
-const SUBMITTED = 1;
-const WORKING = 2;
-const COMPLETED = 3;
-const CANCELED = 5;
+const args = agentArgs("agent_js_grpc.mjs");
 
-const { values: args } = parseArgs({
-  options: { port: { type: "string" }, config: { type: "string" } },
-});
-if (!args.port || !["plain", "streaming", "extcard"].includes(args.config)) {
-  console.error("usage: node agent_js_grpc.mjs --port N --config plain|streaming|extcard");
-  process.exit(2);
-}
+const agentCard = echoCard(
+  args.config,
+  "Echo agent (@a2a-js/sdk, gRPC)",
+  "Echoes the text it receives; used to record real A2A gRPC traffic.",
+  [{ url: PUBLIC_TARGET, protocolBinding: "GRPC", protocolVersion: "1.0" }],
+);
 
-const agentCard = {
-  name: "Echo agent (@a2a-js/sdk, gRPC)",
-  description: "Echoes the text it receives; used to record real A2A gRPC traffic.",
-  version: "1.0.0",
-  supportedInterfaces: [
-    { url: PUBLIC_TARGET, protocolBinding: "GRPC", protocolVersion: "1.0" },
-  ],
-  capabilities: {
-    streaming: args.config === "streaming",
-    pushNotifications: false,
-    extendedAgentCard: args.config === "extcard",
-  },
-  defaultInputModes: ["text/plain"],
-  defaultOutputModes: ["text/plain"],
-  skills: [
-    { id: "echo", name: "Echo", description: "Repeats the text of the message.", tags: ["echo"] },
-  ],
-};
-
-const textPart = (text) => ({
-  content: { $case: "text", value: text },
-  mediaType: "",
-  filename: "",
-  metadata: {},
-});
-
-const statusEvent = (taskId, contextId, state) =>
-  AgentEvent.statusUpdate({
-    taskId,
-    contextId,
-    status: { state, timestamp: new Date().toISOString() },
-    metadata: {},
-  });
-
-const executor = {
-  async execute(requestContext, eventBus) {
-    const { taskId, contextId, userMessage } = requestContext;
-    const text = userMessage.parts
-      .map((part) => (part.content?.$case === "text" ? part.content.value : ""))
-      .join("\n");
-    const task = requestContext.task ?? {
-      id: taskId,
-      contextId,
-      status: { state: SUBMITTED, timestamp: new Date().toISOString() },
-      artifacts: [],
-      history: [userMessage],
-      metadata: {},
-    };
-    if (!requestContext.task) eventBus.publish(AgentEvent.task(task));
-    eventBus.publish(statusEvent(taskId, contextId, WORKING));
-    if (text === "fail") throw new Error("the echo agent failed on purpose");
-    if (text === "twice") eventBus.publish(AgentEvent.task(task));
-    if (text === "slow") await sleep(5000);
-    eventBus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: {
-          artifactId: randomUUID(),
-          name: "echo",
-          description: "",
-          parts: [textPart(`echo: ${text}`)],
-          metadata: {},
-          extensions: [],
-        },
-        append: false,
-        lastChunk: true,
-        metadata: {},
-      }),
-    );
-    eventBus.publish(statusEvent(taskId, contextId, COMPLETED));
-    eventBus.finished();
-  },
-  async cancelTask(taskId, eventBus) {
-    eventBus.publish(statusEvent(taskId, "", CANCELED));
-    eventBus.finished();
-  },
-};
-
-const requestHandler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), executor);
+const requestHandler = new DefaultRequestHandler(
+  agentCard,
+  new InMemoryTaskStore(),
+  echoExecutor({ slow: true }),
+);
 
 const server = new grpc.Server();
 server.addService(

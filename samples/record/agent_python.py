@@ -9,34 +9,32 @@ Configurations (the agent card's `capabilities`):
   streaming  streaming on (push and extended card off)
   extcard    the card declares an extended card, but none is configured
 
-The agent answers every message with a task: submitted -> working -> an artifact
-echoing the text -> completed. Two texts drive the stream error scenarios:
+The agent (agent_python_common.EchoExecutor) answers every message with a task:
+submitted -> working -> an artifact echoing the text -> completed. Two texts drive the
+stream error scenarios:
   "fail"      the executor raises after the task started working
   "twice"     the executor publishes the task a second time mid-stream
 """
 
 import argparse
+import sys
 
-import uvicorn
+sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 
-from starlette.applications import Starlette
+import uvicorn  # noqa: E402
 
-from a2a.helpers.proto_helpers import new_task_from_user_message, new_text_part
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import (
+from starlette.applications import Starlette  # noqa: E402
+
+from a2a.server.request_handlers import DefaultRequestHandler  # noqa: E402
+from a2a.server.routes import (  # noqa: E402
     create_agent_card_routes,
     create_jsonrpc_routes,
     create_rest_routes,
 )
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
-from a2a.types import (
-    AgentCapabilities,
-    AgentCard,
-    AgentInterface,
-    AgentSkill,
-)
+from a2a.server.tasks import InMemoryTaskStore  # noqa: E402
+from a2a.types import AgentCard, AgentInterface  # noqa: E402
+
+from agent_python_common import EchoExecutor, echo_card  # noqa: E402
 
 # Stable, machine-independent URLs: the recordings never show a real port.
 PUBLIC_BASE = 'http://agent.example'
@@ -44,60 +42,16 @@ JSONRPC_PATH = '/a2a/jsonrpc'
 REST_PATH = '/a2a/rest'
 
 
-class EchoExecutor(AgentExecutor):
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        text = context.get_user_input()
-        task = context.current_task
-        if task is None:
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
-        await updater.start_work()
-        if text == 'fail':
-            raise RuntimeError('the echo agent failed on purpose')
-        if text == 'twice':
-            await event_queue.enqueue_event(task)
-        await updater.add_artifact([new_text_part(f'echo: {text}')], name='echo')
-        await updater.complete()
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task
-        if task is not None:
-            await TaskUpdater(event_queue, task.id, task.context_id).cancel()
-
-
 def agent_card(config: str) -> AgentCard:
-    return AgentCard(
-        name='Echo agent (a2a-sdk)',
-        description='Echoes the text it receives; used to record real A2A traffic.',
-        version='1.0.0',
-        supported_interfaces=[
-            AgentInterface(
-                url=PUBLIC_BASE + JSONRPC_PATH,
-                protocol_binding='JSONRPC',
-                protocol_version='1.0',
-            ),
-            AgentInterface(
-                url=PUBLIC_BASE + REST_PATH,
-                protocol_binding='HTTP+JSON',
-                protocol_version='1.0',
-            ),
+    return echo_card(
+        'Echo agent (a2a-sdk)',
+        'Echoes the text it receives; used to record real A2A traffic.',
+        [
+            AgentInterface(url=PUBLIC_BASE + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='1.0'),
+            AgentInterface(url=PUBLIC_BASE + REST_PATH, protocol_binding='HTTP+JSON', protocol_version='1.0'),
         ],
-        capabilities=AgentCapabilities(
-            streaming=config == 'streaming',
-            push_notifications=False,
-            extended_agent_card=config == 'extcard',
-        ),
-        default_input_modes=['text/plain'],
-        default_output_modes=['text/plain'],
-        skills=[
-            AgentSkill(
-                id='echo',
-                name='Echo',
-                description='Repeats the text of the message.',
-                tags=['echo'],
-            )
-        ],
+        streaming=config == 'streaming',
+        extended_agent_card=config == 'extcard',
     )
 
 
@@ -111,7 +65,7 @@ def main() -> None:
 
     card = agent_card(args.config)
     handler = DefaultRequestHandler(
-        agent_executor=EchoExecutor(),
+        agent_executor=EchoExecutor(twice=True),
         task_store=InMemoryTaskStore(),
         agent_card=card,
     )

@@ -37,11 +37,9 @@ import os
 import pathlib
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import types
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
@@ -49,82 +47,13 @@ sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import scenarios  # noqa: E402
+import agents  # noqa: E402
 import sdk_a2a_java as sdk  # noqa: E402
-from proxy import RecordingProxy  # noqa: E402
-from record_all import capture_bytes, free_port  # noqa: E402
 
 PINS = ('grpcio==1.85.3', 'protobuf==7.36.2', 'googleapis-common-protos==1.76.0')
 SERVICE = '/a2a.v1.A2AService/'
 FINAL_SERVICE = '/lf.a2a.v1.A2AService/'  # the A2A 1.0 package, which this release does not serve
 WEBHOOK = 'https://client.example/a2a-webhook'
-
-
-class Agent:
-    """The Java agent in one configuration, stopped by its process id."""
-
-    def __init__(self, env: pathlib.Path, config: str, grpc: bool):
-        self.config = config
-        self.port = free_port()
-        self.grpc_port = free_port() if grpc else None
-        cmd, cwd = sdk.command(env, self.port, config, grpc_port=self.grpc_port)
-        self.log = open(env / f'a2a-java-{config}.log', 'wb')
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)
-        for port in (self.port, self.grpc_port):
-            if port is not None:
-                self._wait(port)
-
-    def _wait(self, port: int) -> None:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f'agent {self.config} exited with {self.proc.returncode}; see {self.log.name}')
-            try:
-                socket.create_connection(('127.0.0.1', port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError(f'agent {self.config} did not listen on port {port}')
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
-# --- HTTP bindings ------------------------------------------------------------------------
-
-
-def record_http(agents: dict, out: pathlib.Path) -> None:
-    proxies = {}
-    try:
-        for config, agent in agents.items():
-            proxies[config] = RecordingProxy(('127.0.0.1', agent.port)).start()
-        for binding, table in scenarios.BINDINGS.items():
-            target = out / binding
-            target.mkdir(parents=True, exist_ok=True)
-            for stale in target.glob('*.http'):
-                stale.unlink()
-            for name, scenario in table.items():
-                proxy = proxies[scenarios.CONFIG.get(name, 'plain')]
-                session = scenarios.Session(proxy.port, proxy)
-                try:
-                    scenario(session)
-                except (KeyError, TypeError, ValueError) as error:
-                    # A later request needs something an earlier answer did not give (a
-                    # task id); keep the exchanges that did happen.
-                    print(f'  {binding}/{name}: stopped after {len(session.exchanges)} exchanges ({error!r})')
-                (target / f'{name}.http').write_bytes(capture_bytes(session.exchanges))
-                print(f'  {binding}/{name}.http ({len(session.exchanges)} exchanges)', flush=True)
-    finally:
-        for proxy in proxies.values():
-            proxy.shutdown()
-            proxy.server_close()
 
 
 # --- gRPC ---------------------------------------------------------------------------------
@@ -249,32 +178,19 @@ ALONE = [
 ]
 
 
-def record_grpc_pcaps(agents: dict, env: pathlib.Path, out: pathlib.Path) -> None:
-    from record_pcap import Tcpdump
-
+def record_grpc_pcaps(ports: dict, env: pathlib.Path, out: pathlib.Path) -> None:
+    """`ports`: configuration -> the agent's gRPC port."""
     client_class = make_client_class()
     client_class.schema = load_schema(env / 'a2a-java.pb')
     table = grpc_scenarios()
     config_of = {name: 'streaming' for name in table}
     config_of['extended-card-not-configured'] = 'extcard'
     target = out / 'grpc'
-    target.mkdir(parents=True, exist_ok=True)
-    for stale in target.glob('*.pcap'):
-        stale.unlink()
+    agents.clear(target, '*.pcap')
 
     def capture(pcap: pathlib.Path, names: list[str]) -> None:
-        agent = agents[config_of[names[0]]]
-        print(f'== {pcap.name}: {", ".join(names)}', flush=True)
-        dump = Tcpdump(pcap, [agent.grpc_port])
-        try:
-            client = client_class(agent.grpc_port)
-            try:
-                for name in names:
-                    table[name](client)
-            finally:
-                client.close()
-        finally:
-            dump.stop()
+        agents.capture_grpc(pcap, ports[config_of[names[0]]], [table[name] for name in names],
+                            client_class, title=f'{pcap.name}: {", ".join(names)}')
 
     main = [name for name in table if config_of[name] == 'streaming' and name != 'deadline']
     capture(target / 'grpc.pcap', main)
@@ -293,16 +209,18 @@ def inner(args: argparse.Namespace) -> int:
     signal.alarm(600)  # a call that never returns must not hang the run (the agents still stop)
     out, env = args.out, args.env
     out.mkdir(parents=True, exist_ok=True)
-    agents = {}
+    running = {}
     try:
         for config in ('plain', 'streaming', 'extcard'):
-            agents[config] = Agent(env, config, grpc=not args.no_grpc and config != 'plain')
-        record_http(agents, out)
+            running[config] = agents.start_sdk_agent(sdk, env, config, grpc=not args.no_grpc and config != 'plain',
+                                                     timeout=90, poll=0.3)
+        # keep_partial: a later request may need something an earlier answer did not give
+        # (a task id); the exchanges that did happen are kept.
+        agents.record_http({c: a.port for c, a in running.items()}, out, keep_partial=True)
         if not args.no_grpc:
-            record_grpc_pcaps(agents, env, out)
+            record_grpc_pcaps({c: a.grpc_port for c, a in running.items()}, env, out)
     finally:
-        for agent in agents.values():
-            agent.stop()
+        agents.stop_all(running.values())
     lines = sdk.versions(env)
     if not args.no_grpc:
         from importlib import metadata

@@ -44,27 +44,23 @@ import pathlib
 import platform
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import record_all  # noqa: E402
+import agents  # noqa: E402
 import record_grpc  # noqa: E402
 from record_pcap import Tcpdump, tcpdump_version  # noqa: E402
 
 NAME = 'a2a-js'
 CONFIGS = ('plain', 'streaming', 'extcard')
-# Which configuration of this agent stands in for record_grpc.py's configurations.
-GRPC_CONFIG = {'plain': 'streaming', 'extcard': 'extcard'}
 NPM_REPORTED = ('@a2a-js/sdk', '@grpc/grpc-js', '@bufbuild/protobuf')
-JS_FILES = ('agent_js_grpc.mjs', 'client_js_grpc.mjs')
+JS_FILES = ('agent_js_grpc.mjs', 'agent_js_common.mjs', 'client_js_grpc.mjs')
 
 
 # --- install ------------------------------------------------------------------------------
@@ -99,88 +95,15 @@ def python_versions() -> list[str]:
         f'Python {platform.python_version()}']
 
 
-# --- the agent ------------------------------------------------------------------------------
+# --- the agent and the captures ------------------------------------------------------------
 
 
-class Agent:
+def start_agent(env: pathlib.Path, config: str) -> agents.AgentProcess:
     """agent_js_grpc.mjs in one configuration; stopped by its process id."""
-
-    def __init__(self, env: pathlib.Path, config: str):
-        self.config = config
-        self.port = record_all.free_port()
-        self.log = open(env / f'a2a-js-grpc-{config}.log', 'wb')
-        cmd = ['node', 'agent_js_grpc.mjs', '--port', str(self.port), '--config', config]
-        self.proc = subprocess.Popen(cmd, cwd=env / 'js', stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f'agent {config} exited with {self.proc.returncode}; see {self.log.name}')
-            try:
-                # A bare connect and close, before any tcpdump runs.
-                socket.create_connection(('127.0.0.1', self.port), timeout=1).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f'agent {config} did not listen on {self.port}')
-                time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
-# --- scenarios of this script ---------------------------------------------------------------
-
-
-def deadline(c) -> None:
-    """SendMessage "slow" (five seconds of work) with a one second deadline."""
-    request = c.pb.SendMessageRequest(message=c.message('msg-slow', 'slow'))
-    stream_id, c.stream_id = c.stream_id, c.stream_id + 2
-    print(f'  [stream {stream_id}] SendMessage "slow" with a 1 s deadline', flush=True)
-    try:
-        c.stub.SendMessage(request, metadata=[('a2a-version', '1.0')], timeout=1.0)
-        print('      OK (the deadline did not expire)')
-    except c.grpc.RpcError as error:
-        record_grpc.describe_error(error)
-    # Stay on the connection until the agent has finished the task, to capture whatever
-    # it still sends on the expired stream.
-    time.sleep(4.5)
-
-
-def stream_republished(c) -> None:
-    c.call('SendStreamingMessage: the executor publishes the task twice', 'SendStreamingMessage',
-           c.pb.SendMessageRequest(message=c.message('msg-twice', 'twice')))
-
-
-# name -> (function, configuration of this agent)
-EXTRA = {
-    'deadline': (deadline, 'streaming'),
-    'streaming-unsupported': (record_grpc.stream, 'plain'),
-    'stream-republished-task': (stream_republished, 'streaming'),
-}
-
-
-# --- captures -------------------------------------------------------------------------------
-
-
-def grpcio_capture(pcap: pathlib.Path, port: int, calls: list) -> None:
-    print(f'== {pcap.name}', flush=True)
-    dump = Tcpdump(pcap, [port])
-    try:
-        client = record_grpc.Client(port)
-        try:
-            for call in calls:
-                call(client)
-        finally:
-            client.close()
-    finally:
-        dump.stop()
+    port = agents.free_port()
+    cmd = ['node', 'agent_js_grpc.mjs', '--port', str(port), '--config', config]
+    return agents.AgentProcess(cmd, env / 'js', env / f'a2a-js-grpc-{config}.log', port,
+                               name=f'agent {config}', timeout=30)
 
 
 def grpc_js_capture(pcap: pathlib.Path, port: int, env: pathlib.Path) -> None:
@@ -195,21 +118,11 @@ def grpc_js_capture(pcap: pathlib.Path, port: int, env: pathlib.Path) -> None:
         raise RuntimeError(f'client_js_grpc.mjs exited with {result.returncode} ({pcap})')
 
 
-def record_js(agents: dict, out: pathlib.Path, env: pathlib.Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob('*.pcap'):
-        stale.unlink()
-
-    def port_of(name):
-        return agents[GRPC_CONFIG[record_grpc.SCENARIOS[name][1]]].port
-
-    grpcio_capture(out / 'grpc.pcap', agents[GRPC_CONFIG['plain']].port,
-                   [record_grpc.SCENARIOS[name][0] for name in record_grpc.MAIN])
-    for name in record_grpc.ALONE:
-        grpcio_capture(out / f'{name}.pcap', port_of(name), [record_grpc.SCENARIOS[name][0]])
-    for name, (function, config) in EXTRA.items():
-        grpcio_capture(out / f'{name}.pcap', agents[config].port, [function])
-    grpc_js_capture(out / 'grpc-js-client.pcap', agents['streaming'].port, env)
+def record_js(ports: dict, out: pathlib.Path, env: pathlib.Path) -> None:
+    # linger 4.5 s after the expired deadline: stay on the connection until the agent has
+    # finished the task, to capture whatever it still sends on the expired stream.
+    record_grpc.record_sdk_pcaps(ports, out, linger=4.5)
+    grpc_js_capture(out / 'grpc-js-client.pcap', ports['streaming'], env)
 
 
 # --- driver ---------------------------------------------------------------------------------
@@ -222,14 +135,13 @@ def inner(args) -> int:
     signal.signal(signal.SIGALRM, timed_out)
     signal.alarm(300)  # a call that never returns must not hang the run (the servers still stop)
     out = args.out / NAME / 'grpc'
-    agents = {}
+    running = {}
     try:
         for config in CONFIGS:
-            agents[config] = Agent(args.env, config)
-        record_js(agents, out, args.env)
+            running[config] = start_agent(args.env, config)
+        record_js({c: a.port for c, a in running.items()}, out, args.env)
     finally:
-        for agent in agents.values():
-            agent.stop()
+        agents.stop_all(running.values())
     python_agent = record_grpc.Agent('plain', args.env)
     try:
         grpc_js_capture(args.out / 'a2a-python' / 'grpc' / 'grpc-js-client.pcap', python_agent.port, args.env)

@@ -39,138 +39,21 @@ import pathlib
 import platform
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import record_all  # noqa: E402
+import agents  # noqa: E402
 import record_grpc  # noqa: E402
-import scenarios  # noqa: E402
 import sdk_a2a_rust as sdk  # noqa: E402
-from proxy import RecordingProxy  # noqa: E402
-from record_pcap import Tcpdump, tcpdump_version  # noqa: E402
+from record_pcap import tcpdump_version  # noqa: E402
 
 CONFIGS = ('plain', 'streaming', 'extcard')
-# record_grpc.py's configurations, as configurations of this agent.
-AS_GRPC = {'plain': 'streaming', 'extcard': 'extcard'}
-
-
-class RustAgent:
-    """One agent process (HTTP and gRPC port); stopped by its process id."""
-
-    def __init__(self, env: pathlib.Path, config: str):
-        self.config = config
-        self.port, self.grpc_port = record_all.free_port(), record_all.free_port()
-        cmd, cwd = sdk.command(env, self.port, config, grpc_port=self.grpc_port)
-        self.log = open(env / f'{sdk.NAME}-{config}.log', 'wb')
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)
-        give_up = time.monotonic() + 30
-        for port in (self.port, self.grpc_port):
-            while not self._accepts(port):
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f'{config} agent exited ({self.proc.returncode}); see {self.log.name}')
-                if time.monotonic() > give_up:
-                    raise RuntimeError(f'{config} agent never listened on {port}')
-                time.sleep(0.2)
-
-    @staticmethod
-    def _accepts(port: int) -> bool:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            return True
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
-def record_http(agents: dict, out: pathlib.Path) -> None:
-    """scenarios.BINDINGS through one recording proxy per agent, as record_all.record."""
-    proxies = {name: RecordingProxy(('127.0.0.1', agent.port)).start() for name, agent in agents.items()}
-    try:
-        for binding, table in scenarios.BINDINGS.items():
-            folder = out / binding
-            folder.mkdir(parents=True, exist_ok=True)
-            for old in folder.glob('*.http'):
-                old.unlink()
-            for name, scenario in table.items():
-                proxy = proxies[scenarios.CONFIG.get(name, 'plain')]
-                session = scenarios.Session(proxy.port, proxy)
-                scenario(session)
-                (folder / f'{name}.http').write_bytes(record_all.capture_bytes(session.exchanges))
-                print(f'  {binding}/{name}.http ({len(session.exchanges)} exchanges)', flush=True)
-    finally:
-        for proxy in proxies.values():
-            proxy.shutdown()
-            proxy.server_close()
-
-
-def expired_deadline(client) -> None:
-    """SendMessage "slow" with a 1 s deadline; the agent needs about 5 s."""
-    request = client.pb.SendMessageRequest(message=client.message('msg-slow', 'slow'))
-    stream_id, client.stream_id = client.stream_id, client.stream_id + 2
-    print(f'  [stream {stream_id}] SendMessage "slow", deadline 1 s', flush=True)
-    try:
-        client.stub.SendMessage(request, metadata=[('a2a-version', '1.0')], timeout=1.0)
-        print('      OK: the deadline did not expire')
-    except client.grpc.RpcError as error:
-        record_grpc.describe_error(error)
-    time.sleep(0.5)  # anything the server still sends for that stream
-
-
-def republished_task(client) -> None:
-    client.call('SendStreamingMessage: the executor sends the task twice', 'SendStreamingMessage',
-                client.pb.SendMessageRequest(message=client.message('msg-twice', 'twice')))
-
-
-# name -> (function, configuration of this agent)
-OWN = {
-    'deadline': (expired_deadline, 'streaming'),
-    'streaming-unsupported': (record_grpc.stream, 'plain'),
-    'stream-republished-task': (republished_task, 'streaming'),
-}
-
-
-def pcap(path: pathlib.Path, port: int, functions: list) -> None:
-    print(f'== {path.name}', flush=True)
-    dump = Tcpdump(path, [port])
-    try:
-        client = record_grpc.Client(port)
-        try:
-            for function in functions:
-                function(client)
-        finally:
-            client.close()
-    finally:
-        dump.stop()
-
-
-def record_grpc_pcaps(agents: dict, out: pathlib.Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob('*.pcap'):
-        old.unlink()
-    main_port = agents[AS_GRPC['plain']].grpc_port
-    pcap(out / 'grpc.pcap', main_port, [record_grpc.SCENARIOS[n][0] for n in record_grpc.MAIN])
-    for name in record_grpc.ALONE:
-        function, config = record_grpc.SCENARIOS[name]
-        pcap(out / f'{name}.pcap', agents[AS_GRPC[config]].grpc_port, [function])
-    for name, (function, config) in OWN.items():
-        pcap(out / f'{name}.pcap', agents[config].grpc_port, [function])
 
 
 def client_versions() -> list[str]:
@@ -188,15 +71,14 @@ def inner(args) -> int:
     signal.signal(signal.SIGALRM, too_long)
     signal.alarm(300)
     out = args.out / sdk.NAME
-    agents = {}
+    running = {}
     try:
         for config in CONFIGS:
-            agents[config] = RustAgent(args.env, config)
-        record_http(agents, out)
-        record_grpc_pcaps(agents, out / 'grpc')
+            running[config] = agents.start_sdk_agent(sdk, args.env, config, timeout=30)
+        agents.record_http({c: a.port for c, a in running.items()}, out)
+        record_grpc.record_sdk_pcaps({c: a.grpc_port for c, a in running.items()}, out / 'grpc')
     finally:
-        for agent in agents.values():
-            agent.stop()
+        agents.stop_all(running.values())
     lines = sdk.versions(args.env) + client_versions() + tcpdump_version()
     (out / 'versions.txt').write_text(
         '# Written by samples/record/record_a2a_rust.py: the crates of the agent that served\n'

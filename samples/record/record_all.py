@@ -31,23 +31,20 @@ The other recorders run as their own processes, each with its install directory 
 """
 
 import argparse
-import os
 import pathlib
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import agents  # noqa: E402
 import scenarios  # noqa: E402
-from proxy import RecordingProxy  # noqa: E402
+from agents import capture_bytes, free_port  # noqa: E402,F401  (record_pcap.py uses both from here)
 
 SDKS = ('a2a-python', 'a2a-js')
 # SDKs recorded by a script of their own: (script, tools it needs on PATH, --out it takes).
@@ -86,7 +83,8 @@ def install_js(env: pathlib.Path) -> None:
     shutil.copy(HERE / 'package.json', js)
     run(['npm', 'install', '--silent', '--no-audit', '--no-fund', '--no-package-lock'], cwd=js)
     # Node resolves packages next to the script, so the agent runs from the install.
-    shutil.copy(HERE / 'agent_js.mjs', js)
+    for name in ('agent_js.mjs', 'agent_js_common.mjs'):
+        shutil.copy(HERE / name, js)
 
 
 def installed_versions(env: pathlib.Path, sdk: str) -> list[str]:
@@ -103,91 +101,34 @@ def installed_versions(env: pathlib.Path, sdk: str) -> list[str]:
     return lines
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One agent process in one configuration, stopped by its process id."""
+class Server(agents.AgentProcess):
+    """One agent process (agent_python.py or agent_js.mjs) in one configuration."""
 
     def __init__(self, sdk: str, config: str, env: pathlib.Path):
-        self.name = f'{sdk}/{config}'
-        self.port = free_port()
+        port = free_port()
         if sdk == 'a2a-python':
             cmd = [env / 'py' / 'bin' / 'python', HERE / 'agent_python.py']
             cwd = HERE
         else:
             cmd = ['node', 'agent_js.mjs']
             cwd = env / 'js'
-        cmd += ['--port', str(self.port), '--config', config]
-        self.log = open(env / f'{sdk}-{config}.log', 'wb')
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f'{self.name} exited with {self.proc.returncode}; see {self.log.name}')
-            try:
-                socket.create_connection(('127.0.0.1', self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f'{self.name} did not listen on port {self.port}')
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
-def capture_bytes(exchanges: list[tuple[str, bytes, bytes]]) -> bytes:
-    if len(exchanges) == 1:
-        _, request, response = exchanges[0]
-        return request + response
-    data = b''
-    for title, request, response in exchanges:
-        if data and not data.endswith(b'\n'):
-            data += b'\n'  # the title line must start a line; the body's framing is unchanged
-        data += f'### {title}\n'.encode() + request + response
-    return data
+        cmd += ['--port', str(port), '--config', config]
+        super().__init__(cmd, cwd, env / f'{sdk}-{config}.log', port, name=f'{sdk}/{config}')
 
 
 def record(env: pathlib.Path, out: pathlib.Path, sdks: tuple = SDKS) -> None:
     configs = sorted({scenarios.CONFIG.get(name, 'plain') for b in scenarios.BINDINGS.values() for name in b})
-    servers, proxies = [], {}
+    servers = {}
     try:
         for sdk in sdks:
             for config in configs:
-                server = Server(sdk, config, env)
-                servers.append(server)
-                proxies[sdk, config] = RecordingProxy(('127.0.0.1', server.port)).start()
-        for sdk in sdks:
-            for binding, table in scenarios.BINDINGS.items():
-                target = out / sdk / binding
-                target.mkdir(parents=True, exist_ok=True)
-                for stale in target.glob('*.http'):
-                    stale.unlink()
-                for name, scenario in table.items():
-                    proxy = proxies[sdk, scenarios.CONFIG.get(name, 'plain')]
-                    session = scenarios.Session(proxy.port, proxy)
-                    scenario(session)
-                    (target / f'{name}.http').write_bytes(capture_bytes(session.exchanges))
-                    print(f'  {sdk}/{binding}/{name}.http ({len(session.exchanges)} exchanges)')
+                servers[sdk, config] = Server(sdk, config, env)
+        with agents.recording_proxies({key: server.port for key, server in servers.items()}) as proxies:
+            for sdk in sdks:
+                agents.record_bindings({config: proxies[sdk, config] for config in configs},
+                                       out / sdk, label=f'{sdk}/')
     finally:
-        for proxy in proxies.values():
-            proxy.shutdown()
-            proxy.server_close()
-        for server in servers:
-            server.stop()
+        agents.stop_all(servers.values())
 
 
 def missing_tools(sdk: str) -> list[str]:

@@ -66,8 +66,9 @@ sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from record_all import free_port  # noqa: E402
-from record_pcap import Tcpdump, tcpdump_version  # noqa: E402
+import agents  # noqa: E402
+from agents import free_port  # noqa: E402
+from record_pcap import tcpdump_version  # noqa: E402
 
 # What the virtual environment gets: the SDK with its gRPC extra, and the packages that
 # decide the bytes on the wire (grpc C-core inside grpcio, the protobuf runtime, and
@@ -119,42 +120,14 @@ def outer(args: argparse.Namespace) -> int:
 # --- inner half: servers, tcpdump, client -------------------------------------------------
 
 
-class Agent:
+class Agent(agents.AgentProcess):
     """agent_python_grpc.py in one configuration, stopped by its process id."""
 
     def __init__(self, config: str, env: pathlib.Path):
         self.config = config
-        self.port = free_port()
-        self.log = open(env / f'a2a-python-grpc-{config}.log', 'wb')
-        cmd = [sys.executable, str(HERE / 'agent_python_grpc.py'),
-               '--port', str(self.port), '--config', config]
-        self.proc = subprocess.Popen(cmd, cwd=HERE, stdout=self.log, stderr=subprocess.STDOUT)
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        import socket
-
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f'agent ({self.config}) exited with {self.proc.returncode}; see {self.log.name}')
-            try:
-                # A bare TCP connect and close; it happens before tcpdump starts.
-                socket.create_connection(('127.0.0.1', self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f'agent ({self.config}) did not listen on port {self.port}')
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
+        port = free_port()
+        cmd = [sys.executable, str(HERE / 'agent_python_grpc.py'), '--port', str(port), '--config', config]
+        super().__init__(cmd, HERE, env / f'a2a-python-grpc-{config}.log', port, name=f'agent ({config})')
 
 
 class Client:
@@ -387,17 +360,55 @@ ALONE = [
 
 
 def capture(pcap: pathlib.Path, agent: Agent, names: list[str], true_binary: bool = True) -> None:
-    print(f'== {pcap.name}: {", ".join(names)}', flush=True)
-    dump = Tcpdump(pcap, [agent.port])
+    agents.capture_grpc(pcap, agent.port, [SCENARIOS[name][0] for name in names],
+                        lambda port: Client(port, true_binary=true_binary),
+                        title=f'{pcap.name}: {", ".join(names)}')
+
+
+# --- the same scenarios against another SDK's agent (record_a2a_go.py, record_a2a_rust.py,
+# record_a2a_js_grpc.py) ------------------------------------------------------------------
+
+# Which configuration of such an agent (plain, streaming, extcard) stands in for each
+# configuration of agent_python_grpc.py: its "plain" agent has streaming on.
+AS_CONFIG = {'plain': 'streaming', 'extcard': 'extcard'}
+
+
+def expired_deadline(c: Client, linger: float) -> None:
+    """SendMessage "slow" (the agent takes five seconds) with a one second deadline, then
+    `linger` seconds more on the connection for whatever the server still sends."""
+    request = c.pb.SendMessageRequest(message=c.message('msg-slow', 'slow'))
+    stream_id, c.stream_id = c.stream_id, c.stream_id + 2
+    print(f'  [stream {stream_id}] SendMessage "slow" with a 1 s deadline', flush=True)
     try:
-        client = Client(agent.port, true_binary=true_binary)
-        try:
-            for name in names:
-                SCENARIOS[name][0](client)
-        finally:
-            client.close()
-    finally:
-        dump.stop()
+        c.stub.SendMessage(request, metadata=[('a2a-version', '1.0')], timeout=1.0)
+        print('      OK (the deadline did not expire)')
+    except c.grpc.RpcError as error:
+        describe_error(error)
+    time.sleep(linger)
+
+
+def stream_republished(c: Client) -> None:
+    c.call('SendStreamingMessage: the executor publishes the task twice', 'SendStreamingMessage',
+           c.pb.SendMessageRequest(message=c.message('msg-twice', 'twice')))
+
+
+def record_sdk_pcaps(ports: dict, out: pathlib.Path, linger: float = 0.5) -> None:
+    """Into `out` (its old pcaps removed): grpc.pcap (MAIN on one channel), one pcap per
+    scenario of ALONE, and deadline.pcap, streaming-unsupported.pcap and
+    stream-republished-task.pcap; `ports` maps each configuration to its gRPC port."""
+    agents.clear(out, '*.pcap')
+    agents.capture_grpc(out / 'grpc.pcap', ports[AS_CONFIG['plain']],
+                        [SCENARIOS[name][0] for name in MAIN], Client)
+    for name in ALONE:
+        function, config = SCENARIOS[name]
+        agents.capture_grpc(out / f'{name}.pcap', ports[AS_CONFIG[config]], [function], Client)
+    extra = {  # name -> (function, configuration of THAT agent)
+        'deadline': (lambda c: expired_deadline(c, linger), 'streaming'),
+        'streaming-unsupported': (stream, 'plain'),
+        'stream-republished-task': (stream_republished, 'streaming'),
+    }
+    for name, (function, config) in extra.items():
+        agents.capture_grpc(out / f'{name}.pcap', ports[config], [function], Client)
 
 
 def installed_versions() -> list[str]:
