@@ -32,91 +32,14 @@ What happens:
 5. <out>/a2a-rust/versions.txt; the agents are stopped by process id.
 """
 
-import argparse
-import datetime
-import os
 import pathlib
-import platform
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the repository
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import agents  # noqa: E402
-import record_grpc  # noqa: E402
+import record_sdk  # noqa: E402
 import sdk_a2a_rust as sdk  # noqa: E402
-from record_pcap import tcpdump_version  # noqa: E402
-
-CONFIGS = ('plain', 'streaming', 'extcard')
-
-
-def client_versions() -> list[str]:
-    from importlib import metadata
-
-    names = ('grpcio', 'a2a-sdk', 'protobuf', 'googleapis-common-protos')
-    return [f'{n} {metadata.version(n)} (PyPI; the gRPC client only)' for n in names] + [
-        f'Python {platform.python_version()}']
-
-
-def inner(args) -> int:
-    def too_long(signum, frame):
-        raise TimeoutError('recording took more than 300 s')
-
-    signal.signal(signal.SIGALRM, too_long)
-    signal.alarm(300)
-    out = args.out / sdk.NAME
-    running = {}
-    try:
-        for config in CONFIGS:
-            running[config] = agents.start_sdk_agent(sdk, args.env, config, timeout=30)
-        agents.record_http({c: a.port for c, a in running.items()}, out)
-        record_grpc.record_sdk_pcaps({c: a.grpc_port for c, a in running.items()}, out / 'grpc')
-    finally:
-        agents.stop_all(running.values())
-    lines = sdk.versions(args.env) + client_versions() + tcpdump_version()
-    (out / 'versions.txt').write_text(
-        '# Written by samples/record/record_a2a_rust.py: the crates of the agent that served\n'
-        '# these captures, the grpcio client of the gRPC pcaps, and the capture tools.\n'
-        + '\n'.join(lines) + f'\nrecorded {datetime.date.today().isoformat()}\n')
-    print('recorded with', ', '.join(lines))
-    return 0
-
-
-def outer(args) -> int:
-    if shutil.which('tcpdump') is None or shutil.which('cargo') is None:
-        sys.exit('record_a2a_rust.py needs cargo and tcpdump on PATH')
-    env = args.env or pathlib.Path(tempfile.mkdtemp(prefix='a2alint-record-rust-'))
-    env.mkdir(parents=True, exist_ok=True)
-    try:
-        sdk.install(env)
-        python = record_grpc.install(env)
-        cmd = [str(python), str(pathlib.Path(__file__).resolve()), '--inside',
-               '--env', str(env), '--out', str(args.out)]
-        return subprocess.run(cmd, env={**os.environ, 'PYTHONDONTWRITEBYTECODE': '1'}).returncode
-    finally:
-        if args.env is None:
-            shutil.rmtree(env, ignore_errors=True)
-        else:
-            print(f'install and server logs kept in {env}')
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    parser.add_argument('--env', type=pathlib.Path, help='install directory to create or reuse (kept)')
-    parser.add_argument('--out', type=pathlib.Path, default=HERE.parent / 'real')
-    parser.add_argument('--inside', action='store_true', help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    args.out = args.out.resolve()
-    if args.env is not None:
-        args.env = args.env.resolve()
-    sys.exit(inner(args) if args.inside else outer(args))
-
 
 if __name__ == '__main__':
-    main()
+    record_sdk.main(sdk, __doc__, 'record_a2a_rust.py', tool='cargo', packages='crates')
