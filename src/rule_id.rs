@@ -14,6 +14,7 @@ pub enum Group {
     Stream,
     Security,
     Protocol,
+    Card,
     Suppression,
 }
 
@@ -29,6 +30,7 @@ impl Group {
             Group::Stream => "stream",
             Group::Security => "security",
             Group::Protocol => "protocol",
+            Group::Card => "card",
             Group::Suppression => "suppression",
         }
     }
@@ -137,6 +139,9 @@ declare_rules! {
     RetryNewMessageId => "retry-new-message-id", Protocol, Warning;
     BindingDivergence => "binding-divergence", Protocol, Warning;
     LegacyProtocol => "legacy-protocol", Protocol, Info;
+    CardCacheHeaders => "card-cache-headers", Card, Info;
+    CardNotModifiedIgnored => "card-not-modified-ignored", Card, Warning;
+    CardShape => "card-shape", Card, Error;
     UnusedSuppression => "unused-suppression", Suppression, Info;
 }
 

@@ -21,6 +21,10 @@ const CAPTURE_RULES: [&str; 3] = [
 /// Scenarios that are success traffic from end to end: they must stay clean.
 const SUCCESS_SCENARIOS: [&str; 4] = ["agent-card", "send-message", "get-task", "stream"];
 
+/// Findings success traffic may still get: a card served without the caching headers
+/// A2A §8.6.1 asks for (SHOULD) is a successful answer all the same.
+const SUCCESS_MAY_GET: [&str; 1] = ["card-cache-headers"];
+
 fn captures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real");
     walkdir::WalkDir::new(root)
@@ -60,11 +64,15 @@ fn real_sdk_traffic_findings() {
             .file_stem()
             .unwrap()
             .to_string_lossy();
+        let unexpected: Vec<_> = common::fired(report)
+            .into_iter()
+            .filter(|slug| !SUCCESS_MAY_GET.contains(slug))
+            .collect();
         assert!(
-            !SUCCESS_SCENARIOS.contains(&scenario.as_ref()) || report.diagnostics.is_empty(),
+            !SUCCESS_SCENARIOS.contains(&scenario.as_ref()) || unexpected.is_empty(),
             "{}: success traffic must not get findings: {:?}",
             report.path,
-            common::fired(report)
+            unexpected
         );
     }
 

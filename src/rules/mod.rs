@@ -7,6 +7,9 @@ pub mod binding_divergence;
 mod body_not_json;
 mod capture_incomplete;
 mod capture_syntax;
+mod card_cache_headers;
+mod card_not_modified_ignored;
+mod card_shape;
 mod content_length_mismatch;
 mod content_type_error_misuse;
 mod detail_missing_type;
@@ -129,6 +132,9 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &empty_parts_accepted::EmptyPartsAccepted,
         &retry_new_message_id::RetryNewMessageId,
         &legacy_protocol::LegacyProtocol,
+        &card_cache_headers::CardCacheHeaders,
+        &card_not_modified_ignored::CardNotModifiedIgnored,
+        &card_shape::CardShape,
     ]
 }
 
