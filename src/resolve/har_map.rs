@@ -10,20 +10,20 @@
 //! other the first time a finding points into them, and an entry's layout is worked out
 //! again from its JSON only when a finding points into it.
 
-use crate::resolve::har_text::{
-    Lines, entries_start, first_byte, object_end, skip_ws, string_inside, value_strings,
-};
+use crate::resolve::har_text::{Lines, first_byte};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::capture::Side;
-use crate::capture::har::{self, Layout, Member, NOT_IN_VALUE, Piece};
+use crate::capture::har::{Layout, Member, NOT_IN_VALUE, Piece};
 use crate::classify::json_span::{locate_key, locate_value};
 use crate::finding::{Finding, Label, Target};
-use crate::resolve::mask::is_credential;
-use crate::resolve::snippet::{Snippet, SourceText};
-use crate::resolve::{Location, SAME_WINDOW_LINES};
-use crate::source::{LineCol, LineIndex, Span, char_count};
+use crate::resolve::Location;
+use crate::resolve::snippet::Snippet;
+use crate::source::Span;
+
+mod scan;
+mod window;
 
 /// Entry layouts kept at once; findings come one exchange at a time.
 const CACHED_ENTRIES: usize = 8;
@@ -157,176 +157,6 @@ impl<'r> HarMap<'r> {
         let mut locations = locations.into_iter();
         let primary = locations.next().expect("a finding has a primary label");
         (primary, locations.collect(), snippets)
-    }
-
-    fn lines(&self) -> &Lines {
-        self.lines.as_ref().expect("built in place()")
-    }
-
-    fn location(&mut self, label: &Label, place: &Place) -> Location {
-        let (span, body) = match place {
-            Place::Har(span) => (*span, None),
-            Place::Body {
-                entry,
-                side,
-                member,
-                ..
-            } => (*member, Some(body_name(*entry, *side))),
-        };
-        Location {
-            span,
-            start: self.line_col(span.start),
-            end: self.line_col(span.end),
-            body,
-            text: super::mask_text(&label.text),
-            frame: None,
-        }
-    }
-
-    /// Line and column of a HAR offset. Far into a long line (a HAR written on one
-    /// line), the column is counted from the nearest offset already counted on it, so
-    /// findings along the line never count it from its start again.
-    fn line_col(&mut self, offset: usize) -> LineCol {
-        let har = self.har;
-        let lines = self.lines.as_ref().expect("built in place()");
-        let offset = offset.min(har.len());
-        let line = lines.line_of(har, offset);
-        let start = lines.line_start(har, offset);
-        let column = if offset - start <= LONG_LINE_REACH {
-            char_count(&har[start..offset]) + 1
-        } else {
-            if self.columns.0 != line || self.columns.1.is_empty() {
-                self.columns = (line, BTreeMap::from([(start, 1)]));
-            }
-            let marks = &mut self.columns.1;
-            let (&from, &column) = marks.range(..=offset).next_back().expect("the line start");
-            let column = column + char_count(&har[from..offset]);
-            marks.insert(offset, column);
-            column
-        };
-        LineCol {
-            line: line + 1,
-            column,
-        }
-    }
-
-    /// Labels that share a window: same source, lines close together. Gives indices
-    /// into `labels`.
-    fn group(&self, labels: &[(&Label, Place)]) -> Vec<Vec<usize>> {
-        let line_of = |place: &Place| match place {
-            Place::Har(span) => self.lines().line_of(self.har, span.start),
-            Place::Body { bytes, span, .. } => {
-                let body = &self.entry_text[bytes.clone()];
-                memchr::memchr_iter(b'\n', &body[..span.start.min(body.len())]).count()
-            }
-        };
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (i, (_, place)) in labels.iter().enumerate() {
-            let line = line_of(place);
-            let near = groups.iter_mut().find(|group| {
-                group.iter().all(|&other| {
-                    let other = &labels[other].1;
-                    other.same_source(place) && line_of(other).abs_diff(line) <= SAME_WINDOW_LINES
-                })
-            });
-            match near {
-                Some(group) => group.push(i),
-                None => groups.push(vec![i]),
-            }
-        }
-        groups
-    }
-
-    fn snippet(&mut self, labels: &[(&Label, Place)], group: &[usize]) -> Snippet {
-        let span_of = |place: &Place| match place {
-            Place::Har(span) => *span,
-            Place::Body { span, .. } => *span,
-        };
-        let spans: Vec<(Span, &str, bool)> = group
-            .iter()
-            .map(|&i| (span_of(&labels[i].1), labels[i].0.text.as_str(), i == 0))
-            .collect();
-        match &labels[group[0]].1 {
-            Place::Har(_) => self.har_snippet(&spans),
-            Place::Body {
-                entry, side, bytes, ..
-            } => {
-                let body = &self.entry_text[bytes.clone()];
-                SourceText {
-                    name: format!("{}{}", self.path, body_name(*entry, *side)),
-                    bytes: body,
-                    index: &LineIndex::new(body),
-                    hidden: &[],
-                }
-                .snippet(&spans)
-            }
-        }
-    }
-
-    /// A window of the HAR file. It is cut from a slice around the labels, so that a
-    /// long line (a HAR written on one line) is never counted or indexed whole.
-    fn har_snippet(&mut self, spans: &[(Span, &str, bool)]) -> Snippet {
-        let (har, lines) = (self.har, self.lines());
-        let first = spans.iter().map(|(s, ..)| s.start).min().unwrap_or(0);
-        let last = spans
-            .iter()
-            .map(|(s, ..)| s.end)
-            .max()
-            .unwrap_or(0)
-            .max(first);
-        // Three lines around the labels, at most a little of each long line.
-        let mut start = lines.line_start(har, first);
-        for _ in 0..3 {
-            if start == 0 || first - start > LONG_LINE_REACH {
-                break;
-            }
-            start = lines.line_start(har, start - 1);
-        }
-        start = start.max(first.saturating_sub(LONG_LINE_REACH));
-        let limit = (last + LONG_LINE_REACH).min(har.len());
-        let mut end = last;
-        for _ in 0..4 {
-            match memchr::memchr(b'\n', &har[end..limit]) {
-                Some(nl) => end += nl + 1,
-                None => {
-                    end = limit;
-                    break;
-                }
-            }
-        }
-        // Cut on character boundaries.
-        while start < first && har[start] & 0xC0 == 0x80 {
-            start += 1;
-        }
-        while end < har.len() && end > last && har[end] & 0xC0 == 0x80 {
-            end -= 1;
-        }
-        let first_line = lines.line_of(har, start);
-        let mut secrets = Vec::new();
-        self.secrets_in(start..end, &mut secrets);
-        let bytes = &har[start..end];
-        let into = |s: Span| {
-            let clamp = |at: usize| at.clamp(start, end) - start;
-            Span::new(clamp(s.start), clamp(s.end))
-        };
-        let shifted: Vec<(Span, &str, bool)> = (spans.iter())
-            .map(|&(span, text, primary)| (into(span), text, primary))
-            .collect();
-        let hidden: Vec<Span> = (secrets.iter())
-            .filter(|s| s.start < end && s.end > start)
-            .map(|&s| into(s))
-            .collect();
-        let mut snippet = SourceText {
-            name: self.path.to_string(),
-            bytes,
-            index: &LineIndex::new(bytes),
-            hidden: &hidden,
-        }
-        .snippet(&shifted);
-        snippet.first_line += first_line;
-        let heading = self.line_col(spans[0].0.start.min(har.len()));
-        (snippet.line, snippet.column) = (heading.line, heading.column);
-        snippet
     }
 
     /// Where a label of the current entry's text (or of the HAR file) lands.
@@ -465,125 +295,6 @@ impl<'r> HarMap<'r> {
             }
         }
         first_byte(entry.span)
-    }
-
-    /// The cache slot of entry `index`, working out its layout if needed.
-    fn entry(&mut self, index: usize) -> Option<usize> {
-        if let Some(slot) = self.cache.iter().position(|e| e.index == index) {
-            return Some(slot);
-        }
-        let span = self.entry_span(index)?;
-        let json = &self.har[span.range()];
-        let layout = har::layout_of(json, is_credential)?;
-        // An entry the scan finds but the HAR reader stopped in (a value of the wrong
-        // type, say) was never written: there is nothing to compare.
-        if self.current == Some(index) {
-            debug_assert_eq!(
-                layout.len,
-                self.entry_text.len(),
-                "entry {index} was laid out differently"
-            );
-        }
-        let secrets = (layout.secrets.iter())
-            .filter_map(|pointer| locate_value(json, pointer))
-            .map(|value| string_inside(self.har, value.shift(span.start)))
-            .collect();
-        if self.cache.len() >= CACHED_ENTRIES {
-            self.cache.remove(0);
-        }
-        self.cache.push(EntryPlace {
-            index,
-            span,
-            layout,
-            secrets,
-        });
-        Some(self.cache.len() - 1)
-    }
-
-    /// The span of entry `index` in the HAR file, scanning entries up to it.
-    fn entry_span(&mut self, index: usize) -> Option<Span> {
-        while self.scan.spans.len() <= index && self.scan_next() {}
-        self.scan.spans.get(index).copied()
-    }
-
-    /// Finds the next entry; false when there is none.
-    fn scan_next(&mut self) -> bool {
-        if self.scan.done {
-            return false;
-        }
-        if !self.scan.started {
-            self.scan.started = true;
-            match entries_start(self.har) {
-                Some(pos) => self.scan.pos = pos,
-                None => self.scan.done = true,
-            }
-            return self.scan_next();
-        }
-        let har = self.har;
-        let mut pos = skip_ws(har, self.scan.pos);
-        if !self.scan.spans.is_empty() {
-            if har.get(pos) != Some(&b',') {
-                self.scan.done = true;
-                return false;
-            }
-            pos = skip_ws(har, pos + 1);
-        }
-        match har.get(pos) {
-            Some(b'{') => {}
-            _ => {
-                self.scan.done = true;
-                return false;
-            }
-        }
-        // An entry the HAR reader has parsed is valid JSON, and its end is found quickly;
-        // past it, the scan checks what it steps over.
-        let parsed = self.current.is_some_and(|c| self.scan.spans.len() <= c);
-        let end = match parsed {
-            true => object_end(har, pos),
-            false => locate_value(&har[pos..], "").map(|span| pos + span.end),
-        };
-        debug_assert!(
-            !parsed || end == locate_value(&har[pos..], "").map(|span| pos + span.end),
-            "a parsed entry's end found two ways"
-        );
-        match end {
-            Some(end) => {
-                self.scan.spans.push(Span::new(pos, end));
-                self.scan.pos = end;
-                true
-            }
-            None => {
-                self.scan.done = true;
-                false
-            }
-        }
-    }
-
-    /// Credential values in `region`: those of the entries it overlaps, and past the
-    /// last entry that could be read (a file cut short), every `"value"` string.
-    fn secrets_in(&mut self, region: Range<usize>, out: &mut Vec<Span>) {
-        while self.scan.spans.last().is_none_or(|s| s.end < region.end) && self.scan_next() {}
-        let first = self.scan.spans.partition_point(|s| s.end <= region.start);
-        let overlapping: Vec<usize> = (first..self.scan.spans.len())
-            .take_while(|&i| self.scan.spans[i].start < region.end)
-            .collect();
-        for entry in overlapping {
-            if let Some(slot) = self.entry(entry) {
-                out.extend(
-                    self.cache[slot]
-                        .secrets
-                        .iter()
-                        .filter(|s| s.start < region.end && s.end > region.start),
-                );
-            }
-        }
-        let read_up_to = self.scan.spans.last().map_or(0, |s| s.end);
-        if self.scan.done && region.end > read_up_to {
-            out.extend(value_strings(
-                self.har,
-                region.start.max(read_up_to)..region.end,
-            ));
-        }
     }
 }
 
