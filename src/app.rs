@@ -116,6 +116,7 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     };
     crate::rules::binding_divergence::check_run_with(&mut reports, &resolve_pending);
     crate::rules::unsupported_version_accepted::check_run(&mut reports);
+    crate::rules::card_contradicted::check_run(&mut reports);
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::of(&reports);
         baseline.write(path)?;

@@ -142,6 +142,7 @@ declare_rules! {
     CardCacheHeaders => "card-cache-headers", Card, Info;
     CardNotModifiedIgnored => "card-not-modified-ignored", Card, Warning;
     CardShape => "card-shape", Card, Error;
+    CardContradicted => "card-contradicted", Card, Error;
     UnusedSuppression => "unused-suppression", Suppression, Info;
 }
 

@@ -116,6 +116,7 @@ fn report(path: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
         suppressed: 0,
         outcomes: Vec::new(),
         versions: Default::default(),
+        cards: Default::default(),
         wire: None,
     }
 }

@@ -9,6 +9,7 @@ use crate::finding::{Anchor, Finding};
 use crate::lint::{FileReport, Options};
 use crate::resolve::Resolver;
 use crate::rules::binding_divergence::{self, Outcome};
+use crate::rules::card_contradicted::{self, Card, CardFacts};
 use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Directive, Scope};
@@ -39,6 +40,7 @@ pub(super) struct FileLint<'r> {
     sends: Sends,
     outcomes: Vec<Outcome>,
     versions: VersionFacts,
+    cards: CardFacts,
 }
 
 impl<'r> FileLint<'r> {
@@ -64,6 +66,7 @@ impl<'r> FileLint<'r> {
             sends: Sends::default(),
             outcomes: Vec::new(),
             versions: VersionFacts::default(),
+            cards: CardFacts::default(),
         }
     }
 
@@ -107,19 +110,23 @@ impl<'r> FileLint<'r> {
         }
         let mut directives = exchange_scope;
 
-        let view = classify(exchange, options.profile, &self.sends, options.payloads);
+        // Held apart while the view borrows them, so the rest of the lint stays usable.
+        let mut sends = std::mem::take(&mut self.sends);
+        let view = classify(exchange, options.profile, &sends, options.payloads);
         // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
         let legacy = view.generation == Generation::V0_3;
         let errors = view.errors();
-        let findings = &mut self.findings;
         for rule in (self.enabled.iter()).filter(|r| !(legacy && r.id().only_for_1_0())) {
-            rule.check_exchange(&view, findings);
+            rule.check_exchange(&view, &mut self.findings);
             for error in &errors {
-                rule.check_error(&view, error, findings);
+                rule.check_error(&view, error, &mut self.findings);
             }
         }
+        if options.rules.is_enabled(rules::RuleId::CardContradicted) {
+            self.card_facts(&view, &errors, exchange, unit, &mut directives);
+        }
         drop(errors);
-        findings.extend(extra);
+        self.findings.extend(extra);
         // Built only for an exchange with something to report: clean traffic never pays.
         let anchor_cell = std::cell::OnceCell::new();
         let anchor = || {
@@ -170,8 +177,9 @@ impl<'r> FileLint<'r> {
         let record = view.send_record();
         drop(view);
         if let Some(record) = record {
-            self.sends.record(record);
+            sends.record(record);
         }
+        self.sends = sends;
         for finding in &mut self.findings {
             finding.exchange = Some(anchor());
             finding.severity = options.rules.severity(finding.rule, finding.severity);
@@ -183,6 +191,45 @@ impl<'r> FileLint<'r> {
         if !self.findings.is_empty() {
             enter(&mut self.resolver, unit);
             self.resolver.add(self.findings.drain(..), Some(exchange));
+        }
+    }
+
+    /// Notes the agent card `view` answers with, and the claims it makes of its agent's
+    /// card, placed now while the exchange is at hand (unless an inline suppression
+    /// silences them); the run's cards judge them (`card_contradicted::check_run`).
+    fn card_facts(
+        &mut self,
+        view: &crate::classify::ExchangeView<'_, '_>,
+        errors: &[crate::classify::ErrorView<'_>],
+        exchange: &Exchange<'_>,
+        unit: Unit<'_>,
+        directives: &mut [Directive],
+    ) {
+        let resolver = &mut self.resolver;
+        let mut place = |label| {
+            enter(resolver, unit);
+            let finding = Finding::new(rules::RuleId::CardContradicted, label, "");
+            resolver.resolve_one(&finding, Some(exchange)).primary
+        };
+        if let Some(card) = Card::read(view, &mut place) {
+            self.cards.add_card(card);
+        }
+        let facts = &mut self.cards;
+        let claims = card_contradicted::claims_of(view, errors, &mut |c, a| facts.repeat(c, a));
+        for mut claim in claims {
+            let finding = &mut claim.finding;
+            finding.exchange = Some(anchor_of(exchange, unit));
+            finding.severity = (self.options.rules).severity(finding.rule, finding.severity);
+            let mut held = vec![finding.clone()];
+            if suppress::apply(directives, &mut held)
+                + suppress::apply(&mut self.file_directives, &mut held)
+                > 0
+            {
+                continue;
+            }
+            enter(&mut self.resolver, unit);
+            let diagnostic = self.resolver.resolve_one(&claim.finding, Some(exchange));
+            self.cards.claim(claim, diagnostic);
         }
     }
 
@@ -228,6 +275,7 @@ impl<'r> FileLint<'r> {
                 self.outcomes
             },
             versions: self.versions,
+            cards: self.cards,
             wire: None,
         }
     }

@@ -15,6 +15,7 @@ use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
 use crate::rule_set::RuleSet;
 use crate::rules::binding_divergence::Outcome;
+use crate::rules::card_contradicted::CardFacts;
 use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::walk::{Input, InputError};
 use file::{FileLint, Unit};
@@ -32,6 +33,8 @@ pub struct FileReport {
     /// Agent cards and versions answered with success that no card of the file judged,
     /// for the run-level part of `unsupported-version-accepted`.
     pub versions: VersionFacts,
+    /// Agent cards and what answers claim of them, for the run-level `card-contradicted`.
+    pub cards: CardFacts,
     /// For a pcap or pcapng file: what the wire reader read and skipped.
     pub wire: Option<WireCounts>,
 }

@@ -8,6 +8,7 @@ mod body_not_json;
 mod capture_incomplete;
 mod capture_syntax;
 mod card_cache_headers;
+pub mod card_contradicted;
 mod card_not_modified_ignored;
 mod card_shape;
 mod content_length_mismatch;
@@ -82,7 +83,8 @@ pub trait Rule: Sync {
 
 /// Every rule's implementation, in catalogue order. `unused-suppression` is not here: the
 /// engine reports it (`suppress.rs`), since only the engine knows what was silenced; nor
-/// is the run-level `binding-divergence` (`binding_divergence::check_run`).
+/// are the run-level `binding-divergence` (`binding_divergence::check_run`) and
+/// `card-contradicted` (`card_contradicted::check_run`).
 pub fn all() -> &'static [&'static dyn Rule] {
     &[
         &capture_syntax::CaptureSyntax,
@@ -146,8 +148,12 @@ mod tests {
     fn every_rule_id_has_exactly_one_implementation() {
         let implemented: Vec<RuleId> = all().iter().map(|rule| rule.id()).collect();
         // `unused-suppression` is reported by the engine, which alone knows what was
-        // silenced; `binding-divergence` runs once over the whole run.
-        let run_level = [RuleId::UnusedSuppression, RuleId::BindingDivergence];
+        // silenced; `binding-divergence` and `card-contradicted` run once over the run.
+        let run_level = [
+            RuleId::UnusedSuppression,
+            RuleId::BindingDivergence,
+            RuleId::CardContradicted,
+        ];
         let expected: Vec<RuleId> = RuleId::ALL
             .iter()
             .copied()

@@ -1,0 +1,317 @@
+//! `card-contradicted`, the judgement: at the end of the run, every file's claims meet
+//! every card that speaks for their agent. A claim two cards of one agent disagree on is
+//! left alone (the run holds two versions of the card, and either may be the one in
+//! force).
+
+use std::collections::HashMap;
+
+use super::cards::{Card, Flag, Interface};
+use super::{Authority, Capability, Claimed, NewClaim};
+use crate::lint::FileReport;
+use crate::resolve::{Diagnostic, Location};
+
+/// What one file leaves for the judgement: its cards, and the first claim of each kind
+/// it made, already placed.
+#[derive(Debug, Default)]
+pub struct CardFacts {
+    cards: Vec<Card>,
+    claims: HashMap<(Claimed, Authority), Claim>,
+}
+
+#[derive(Debug)]
+struct Claim {
+    declared: Option<String>,
+    /// Later exchanges of the file that made the same claim.
+    more: usize,
+    at: Box<Diagnostic>,
+}
+
+impl CardFacts {
+    pub fn add_card(&mut self, card: Card) {
+        self.cards.push(card);
+    }
+
+    /// Has the file made this claim already? Counts it if so.
+    pub fn repeat(&mut self, claimed: &Claimed, authority: &Authority) -> bool {
+        match self.claims.get_mut(&(claimed.clone(), authority.clone())) {
+            Some(claim) => {
+                claim.more += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keeps a new claim with its finding placed.
+    pub fn claim(&mut self, claim: NewClaim, at: Diagnostic) {
+        let kept = Claim {
+            declared: claim.declared,
+            more: 0,
+            at: Box::new(at),
+        };
+        self.claims.insert((claim.claimed, claim.authority), kept);
+    }
+}
+
+/// A card and the file it was read in.
+struct Read<'r> {
+    path: &'r str,
+    card: &'r Card,
+}
+
+/// Judges every file's claims by the cards of the whole run; adds the findings to
+/// their files. The facts are used up.
+pub fn check_run(reports: &mut [FileReport]) {
+    let facts: Vec<CardFacts> = reports
+        .iter_mut()
+        .map(|r| std::mem::take(&mut r.cards))
+        .collect();
+    let read: Vec<Read<'_>> = (reports.iter().zip(&facts))
+        .flat_map(|(r, f)| {
+            f.cards.iter().map(|card| Read {
+                path: &r.path,
+                card,
+            })
+        })
+        .collect();
+    if read.is_empty() {
+        return;
+    }
+    let mut found: Vec<Vec<Diagnostic>> = Vec::with_capacity(reports.len());
+    for (report, facts) in reports.iter().zip(&facts) {
+        let mut diagnostics: Vec<Diagnostic> = (facts.claims.iter())
+            .filter_map(|((claimed, authority), claim)| {
+                let governing: Vec<&Read<'_>> =
+                    read.iter().filter(|r| r.card.governs(authority)).collect();
+                let verdict = judge(claimed, authority, claim, &governing)?;
+                Some(verdict.diagnostic(claim, &report.path))
+            })
+            .collect();
+        diagnostics.sort_by_key(|d| d.primary.span.start);
+        found.push(diagnostics);
+    }
+    for (report, diagnostics) in reports.iter_mut().zip(found) {
+        if !diagnostics.is_empty() {
+            report.diagnostics.extend(diagnostics);
+            report
+                .diagnostics
+                .sort_by_key(|d| (d.primary.span.start, d.rule));
+        }
+    }
+}
+
+/// A contradiction: what the card says, where, and what the agent answered.
+struct Verdict<'r> {
+    message: String,
+    help: String,
+    card_path: &'r str,
+    card_at: &'r Location,
+}
+
+impl Verdict<'_> {
+    fn diagnostic(self, claim: &Claim, path: &str) -> Diagnostic {
+        let mut diagnostic = (*claim.at).clone();
+        let more = match claim.more {
+            0 => String::new(),
+            1 => "; 1 more answer in this file did the same".to_string(),
+            n => format!("; {n} more answers in this file did the same"),
+        };
+        diagnostic.message = format!(
+            "{} ({}){more}",
+            self.message,
+            place_of(self.card_path, self.card_at, path)
+        );
+        diagnostic.help = Some(self.help);
+        if self.card_path == path {
+            diagnostic.related.push(self.card_at.clone());
+        }
+        diagnostic
+    }
+}
+
+/// `the card at samples/card.http:12:5`, or `frame 7` of a pcap; "this file" for the
+/// claim's own.
+fn place_of(card_path: &str, at: &Location, path: &str) -> String {
+    let file = if card_path == path {
+        "this file"
+    } else {
+        card_path
+    };
+    match &at.frame {
+        Some(frame) => format!("agent card in {file}, frame {}", frame.frame),
+        None => format!("agent card in {file}, line {}", at.start.line),
+    }
+}
+
+fn judge<'r>(
+    claimed: &Claimed,
+    authority: &Authority,
+    claim: &Claim,
+    cards: &[&Read<'r>],
+) -> Option<Verdict<'r>> {
+    match claimed {
+        Claimed::Capability {
+            capability,
+            supported,
+        } => {
+            let flags: Vec<(&Read<'r>, &'r Flag)> = cards
+                .iter()
+                .map(|r| (*r, r.card.flag(*capability)))
+                .collect();
+            let (first, flag) = *flags.first()?;
+            // Two cards of one agent that disagree: either may be the one in force.
+            if flags.iter().any(|(_, f)| f.value != flag.value) || flag.value == *supported {
+                return None;
+            }
+            Some(capability_verdict(*capability, *supported, first, flag))
+        }
+        Claimed::VersionRefused { binding, version } => {
+            let (read, interface) = cards.iter().find_map(|r| {
+                let listed = r.card.interfaces.iter().find(|i| {
+                    i.binding.eq_ignore_ascii_case(binding)
+                        && i.authority.matches(authority)
+                        && i.version == Some(*version)
+                });
+                listed.map(|i| (*r, i))
+            })?;
+            let declared = claim.declared.as_deref().unwrap_or("");
+            Some(Verdict {
+                message: format!(
+                    "VersionNotSupportedError for A2A version {declared}, which the agent card \
+                     lists for its {binding} interface {}",
+                    interface.url
+                ),
+                help: "an agent supports the versions its card's interfaces list (A2A §3.6.2, \
+                       §8.2): answer the request, or take the version out of the card"
+                    .to_string(),
+                card_path: read.path,
+                card_at: &interface.at,
+            })
+        }
+        Claimed::Speaks { binding, base } => {
+            let (read, interface) = interface_at(cards, authority, base)?;
+            if interface.binding.eq_ignore_ascii_case(binding) {
+                return None;
+            }
+            Some(Verdict {
+                message: format!(
+                    "request speaks {binding} at {}, which the agent card lists as its {} \
+                     interface",
+                    interface.url, interface.binding
+                ),
+                help: "a client reaches each binding at the URL the card gives for it (A2A \
+                       §8.2, §5): serve this binding where the card says, or list its \
+                       interface in the card"
+                    .to_string(),
+                card_path: read,
+                card_at: &interface.at,
+            })
+        }
+    }
+}
+
+/// The interface a request under `base` reached: the longest interface path that is a
+/// whole-segment prefix of it. An interface at the root of its authority (a gRPC
+/// `host:port`) is taken only when the request names the same port. With several
+/// equally long, one speaking the claim's binding wins (see the caller).
+fn interface_at<'r>(
+    cards: &[&Read<'r>],
+    authority: &Authority,
+    base: &str,
+) -> Option<(&'r str, &'r Interface)> {
+    let reached = |i: &Interface| {
+        let under = base == i.path
+            || base
+                .strip_prefix(i.path.as_str())
+                .is_some_and(|rest| rest.starts_with('/'));
+        under
+            && if i.path.is_empty() {
+                i.authority.same_port(authority)
+            } else {
+                i.authority.matches(authority)
+            }
+    };
+    let mut best: Vec<(&'r str, &'r Interface)> = Vec::new();
+    for read in cards {
+        for interface in read.card.interfaces.iter().filter(|i| reached(i)) {
+            match best.first() {
+                Some((_, b)) if b.path.len() > interface.path.len() => {}
+                Some((_, b)) if b.path.len() == interface.path.len() => {
+                    best.push((read.path, interface))
+                }
+                _ => best = vec![(read.path, interface)],
+            }
+        }
+    }
+    // Equally long paths of different bindings: the request may speak any of them.
+    let first = *best.first()?;
+    let bindings_agree = best
+        .iter()
+        .all(|(_, i)| i.binding.eq_ignore_ascii_case(&first.1.binding));
+    bindings_agree.then_some(first)
+}
+
+fn capability_verdict<'r>(
+    capability: Capability,
+    supported: bool,
+    read: &Read<'r>,
+    flag: &'r Flag,
+) -> Verdict<'r> {
+    let member = capability.member();
+    let says = match flag.stated {
+        true => format!("`capabilities.{member}: {}`", flag.value),
+        false => format!("no `capabilities.{member}` (absent is false)"),
+    };
+    let (message, help) = match (capability, supported) {
+        (Capability::Streaming, true) => (
+            format!("a stream is served while the agent card has {says}"),
+            "with streaming off an agent answers SendStreamingMessage and SubscribeToTask with \
+             UnsupportedOperationError (A2A §3.3.4); set `capabilities.streaming: true` if it \
+             streams",
+        ),
+        (Capability::Streaming, false) => (
+            format!(
+                "SendStreamingMessage is refused as unsupported while the agent card has {says}"
+            ),
+            "a client reads the card and streams (A2A §3.3.4, §8.2): serve the stream, or set \
+             `capabilities.streaming: false`",
+        ),
+        (Capability::PushNotifications, true) => (
+            format!(
+                "a push notification config operation succeeds while the agent card has {says}"
+            ),
+            "with push notifications off an agent answers push config operations with \
+             PushNotificationNotSupportedError (A2A §3.3.4); set \
+             `capabilities.pushNotifications: true` if it supports them",
+        ),
+        (Capability::PushNotifications, false) => (
+            format!("PushNotificationNotSupportedError while the agent card has {says}"),
+            "a client reads the card before configuring push notifications (A2A §3.3.4): \
+             support them, or set `capabilities.pushNotifications: false`",
+        ),
+        (Capability::ExtendedAgentCard, true) => (
+            format!(
+                "GetExtendedAgentCard is answered as by an agent with an extended card while \
+                 the agent card has {says}"
+            ),
+            "with `capabilities.extendedAgentCard` false or absent an agent answers \
+             GetExtendedAgentCard with UnsupportedOperationError (A2A §3.3.4, §13.3); \
+             ExtendedAgentCardNotConfiguredError is for an agent that declares one but has \
+             none configured",
+        ),
+        (Capability::ExtendedAgentCard, false) => (
+            format!(
+                "GetExtendedAgentCard is refused as unsupported while the agent card has {says}"
+            ),
+            "an agent that declares an extended card returns it, or \
+             ExtendedAgentCardNotConfiguredError when none is configured (A2A §3.3.4, \
+             §13.3); UnsupportedOperationError is for `extendedAgentCard` false or absent",
+        ),
+    };
+    Verdict {
+        message,
+        help: help.to_string(),
+        card_path: read.path,
+        card_at: &flag.at,
+    }
+}
