@@ -120,6 +120,7 @@ declare_rules! {
     ErrorBodyNotJson => "error-body-not-json", Rest, Warning;
     ErrorContentType => "error-content-type", Rest, Info;
     RequestContentType => "request-content-type", Rest, Warning;
+    SuccessContentType => "success-content-type", Rest, Warning;
     MessageTextMismatch => "message-text-mismatch", Message, Warning;
     JsonrpcStandardMessage => "jsonrpc-standard-message", Message, Info;
     UnsupportedOperationAmbiguous => "unsupported-operation-ambiguous", Message, Info;
@@ -129,6 +130,7 @@ declare_rules! {
     StreamEventNotJson => "stream-event-not-json", Stream, Error;
     StreamEventShape => "stream-event-shape", Stream, Warning;
     StreamEventOrder => "stream-event-order", Stream, Warning;
+    StreamClosedEarly => "stream-closed-early", Stream, Warning;
     SecretInCapture => "secret-in-capture", Security, Error;
     TaskExistenceLeak => "task-existence-leak", Security, Warning;
     AuthChallengeMissing => "auth-challenge-missing", Security, Warning;

@@ -22,8 +22,10 @@ const CAPTURE_RULES: [&str; 3] = [
 const SUCCESS_SCENARIOS: [&str; 4] = ["agent-card", "send-message", "get-task", "stream"];
 
 /// Findings success traffic may still get: a card served without the caching headers
-/// A2A §8.6.1 asks for (SHOULD) is a successful answer all the same.
-const SUCCESS_MAY_GET: [&str; 1] = ["card-cache-headers"];
+/// A2A §8.6.1 asks for (SHOULD), or an HTTP+JSON answer typed `application/json` where
+/// v1.0.1 §11.1 asks for `application/a2a+json` (SHOULD), is a successful answer all
+/// the same.
+const SUCCESS_MAY_GET: [&str; 2] = ["card-cache-headers", "success-content-type"];
 
 /// The SDKs recorded with our own scenarios; the test kit's run (`samples/real/a2a-tck`)
 /// has a golden test of its own (`tests/tck_run.rs`).

@@ -1,10 +1,12 @@
 //! `card-cache-headers`: an agent card served without the caching headers A2A §8.6.1 asks
 //! for: `Cache-Control` with `max-age`, and `ETag`. `Last-Modified` is only a MAY there,
-//! so its absence is not reported.
+//! so its absence is not reported, except under `tck`, which grades the card as the test
+//! kit does (`kit_grades`).
 
 use crate::capture::Message;
-use crate::classify::{Binding, ExchangeView};
-use crate::finding::Finding;
+use crate::classify::{Binding, ExchangeView, MessageView};
+use crate::finding::{Finding, Severity};
+use crate::profile::Profile;
 use crate::rules::{Rule, RuleId};
 
 pub struct CardCacheHeaders;
@@ -23,6 +25,9 @@ impl Rule for CardCacheHeaders {
         let status = response.message.status().unwrap_or(0);
         if view.binding != Binding::Discovery || !(200..300).contains(&status) {
             return;
+        }
+        if view.profile == Profile::Tck {
+            return kit_grades(response, out);
         }
         let max_age = has_max_age(response.message);
         let etag = response
@@ -53,6 +58,44 @@ impl Rule for CardCacheHeaders {
         };
         out.push(Finding::new(self.id(), response.start_line_label(label), message).help(help));
     }
+}
+
+/// The a2a-tck 1.0-dev card caching tests (`test_agent_card_caching.py`), which fail the
+/// run with a plain assertion though the headers are SHOULD and MAY in A2A §8.6.1: a
+/// `Cache-Control` field (CARD-CACHE-001), `max-age` anywhere in it, compared as a
+/// substring (CARD-CACHE-001), an `ETag` (CARD-CACHE-002), a `Last-Modified`
+/// (CARD-CACHE-003).
+fn kit_grades(response: &MessageView<'_, '_>, out: &mut Vec<Finding>) {
+    let field = |name: &str| response.message.header(name).and_then(|h| h.value_str());
+    let cache_control = field("cache-control");
+    let mut missing = Vec::new();
+    match cache_control {
+        None => missing.push("`Cache-Control` (CARD-CACHE-001 test_cache_control_present)"),
+        Some(value) if !value.to_ascii_lowercase().contains("max-age") => missing
+            .push("`max-age` in `Cache-Control` (CARD-CACHE-001 test_cache_control_has_max_age)"),
+        Some(_) => {}
+    }
+    if field("etag").is_none() {
+        missing.push("`ETag` (CARD-CACHE-002 test_etag_present)");
+    }
+    if field("last-modified").is_none() {
+        missing.push("`Last-Modified` (CARD-CACHE-003 test_last_modified_present)");
+    }
+    if missing.is_empty() {
+        return;
+    }
+    let message = format!(
+        "agent card response lacks {}: each is a failing a2a-tck test",
+        missing.join(", ")
+    );
+    out.push(
+        Finding::new(RuleId::CardCacheHeaders, response.start_line_label("caching headers"), message)
+            .severity(Severity::Warning)
+            .help(
+                "the kit asserts every caching header of A2A §8.6.1, the MAY as hard as the SHOULDs: send \
+                 `Cache-Control: public, max-age=3600`, an `ETag` and a `Last-Modified` with the card",
+            ),
+    );
 }
 
 /// Whether any `Cache-Control` field of the message holds a `max-age=<seconds>` directive

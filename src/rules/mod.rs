@@ -44,9 +44,11 @@ mod rest_code_mismatch;
 mod rest_error_shape;
 mod retry_new_message_id;
 mod secret_in_capture;
+mod stream_closed_early;
 mod stream_event_not_json;
 mod stream_event_order;
 mod stream_event_shape;
+mod success_content_type;
 mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
@@ -116,6 +118,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &error_body_not_json::ErrorBodyNotJson,
         &error_content_type::ErrorContentType,
         &request_content_type::RequestContentType,
+        &success_content_type::SuccessContentType,
         &message_text_mismatch::MessageTextMismatch,
         &jsonrpc_standard_message::JsonrpcStandardMessage,
         &unsupported_operation_ambiguous::UnsupportedOperationAmbiguous,
@@ -125,6 +128,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &stream_event_not_json::StreamEventNotJson,
         &stream_event_shape::StreamEventShape,
         &stream_event_order::StreamEventOrder,
+        &stream_closed_early::StreamClosedEarly,
         &secret_in_capture::SecretInCapture,
         &task_existence_leak::TaskExistenceLeak,
         &auth_challenge_missing::AuthChallengeMissing,

@@ -8,7 +8,10 @@ use serde_json::Value;
 
 use crate::classify::{Binding, ExchangeView, Generation, MessageView, Operation};
 use crate::finding::{Finding, Severity};
+use crate::profile::Profile;
 use crate::rules::{Rule, RuleId};
+
+mod kit_schema;
 
 pub struct CardShape;
 
@@ -70,7 +73,11 @@ impl Rule for CardShape {
         // Over gRPC the card is a decoded protobuf message: an empty repeated field is
         // not on the wire at all, so absence cannot be told from `[]` there.
         let wire_drops_empty = view.binding == Binding::Grpc;
-        check_card(card, at, wire_drops_empty, &mut |problem| {
+        let kit = match view.profile {
+            Profile::Tck => kit_schema::unknown_members(card, &at),
+            _ => Vec::new(),
+        };
+        let mut report = |problem: Problem| {
             let label = match problem.place {
                 Place::Value(ref p) => response.label(p, problem.label),
                 Place::Key(ref p) => response.key_label(p, problem.label),
@@ -81,7 +88,23 @@ impl Rule for CardShape {
                 finding = finding.severity(Severity::Warning);
             }
             out.push(finding);
-        });
+        };
+        check_card(card, at, wire_drops_empty, &mut report);
+        for unknown in kit {
+            report(Problem {
+                place: Place::Key(unknown.pointer),
+                label: "not in the kit's schema".to_owned(),
+                message: format!(
+                    "`{}` is no member of {}: a2a-tck's card schema rejects it (CARD-STRUCT-001, \
+                     CARD-PROTO-002)",
+                    unknown.member, unknown.within
+                ),
+                help: "the kit validates the card against a schema from a2a.proto that forbids unknown members, \
+                       though A2A §5.7 tells clients to ignore them; drop the member or move it under an extension"
+                    .to_owned(),
+                warning: false,
+            });
+        }
     }
 }
 
