@@ -12,7 +12,7 @@ pub enum Profile {
     /// Spec v1.0.0 (409/415/502, UNIMPLEMENTED; ErrorInfo MUST in JSON-RPC too).
     #[value(name = "spec-1.0.0")]
     Spec100,
-    /// What the official test kit a2a-tck 1.0.0.alpha2 expects (it vendors spec v1.0.0).
+    /// What the official test kit a2a-tck 1.0-dev grades (it vendors spec v1.0.0).
     #[value(name = "tck")]
     Tck,
 }
@@ -45,7 +45,7 @@ impl Profile {
         if self.uses_v1_0_0_table() {
             "spec v1.0.1"
         } else {
-            "spec v1.0.0 / a2a-tck 1.0.0.alpha2"
+            "spec v1.0.0 / a2a-tck 1.0-dev"
         }
     }
 }
