@@ -3,7 +3,11 @@
 // Run by record_all.py from the throwaway directory holding node_modules (next to a
 // copy of agent_js_common.mjs):
 //
-//     node agent_js.mjs --port 8002 --config plain|streaming|extcard
+//     node agent_js.mjs --port 8002 --config plain|streaming|extcard --host a2a-js.example
+//
+// --host is the host name of the card's interface URLs (http://HOST/...) and of the
+// recorder's `Host:` lines: each SDK and configuration has its own, since a2alint
+// compares a card with the answers at the hosts the card lists.
 //
 // Configurations (the agent card's `capabilities`):
 //   plain      streaming, push notifications and the extended card all off
@@ -27,12 +31,12 @@ import {
 
 import { agentArgs, echoCard, echoExecutor } from "./agent_js_common.mjs";
 
-// Stable, machine-independent URLs: the recordings never show a real port.
-const PUBLIC_BASE = "http://agent.example";
 const JSONRPC_PATH = "/a2a/jsonrpc";
 const REST_PATH = "/a2a/rest";
 
 const args = agentArgs("agent_js.mjs");
+// Stable, machine-independent URLs on the recorder's host name: no real port shows.
+const PUBLIC_BASE = `http://${args.host}`;
 
 const agentCard = echoCard(
   args.config,

@@ -20,13 +20,15 @@ const WORKING = 2;
 const COMPLETED = 3;
 const CANCELED = 5;
 
-// --port N --config plain|streaming|extcard, or the usage line and exit status 2.
+// --port N --config plain|streaming|extcard --host NAME, or the usage line and exit
+// status 2. NAME is the public host name the card advertises, the one the recorder
+// addresses the agent by (agents.virtual_host: one per SDK and configuration).
 export function agentArgs(script) {
   const { values: args } = parseArgs({
-    options: { port: { type: "string" }, config: { type: "string" } },
+    options: { port: { type: "string" }, config: { type: "string" }, host: { type: "string" } },
   });
-  if (!args.port || !["plain", "streaming", "extcard"].includes(args.config)) {
-    console.error(`usage: node ${script} --port N --config plain|streaming|extcard`);
+  if (!args.port || !args.host || !["plain", "streaming", "extcard"].includes(args.config)) {
+    console.error(`usage: node ${script} --port N --config plain|streaming|extcard --host NAME`);
     process.exit(2);
   }
   return args;

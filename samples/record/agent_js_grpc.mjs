@@ -4,15 +4,17 @@
 // Run by record_a2a_js_grpc.py from the throwaway directory that holds node_modules
 // (installed from package-grpc.json) and a copy of agent_js_common.mjs:
 //
-//     node agent_js_grpc.mjs --port 50051 --config plain|streaming|extcard
+//     node agent_js_grpc.mjs --port 50051 --config plain|streaming|extcard --host streaming.a2a-js.example
 //
 // Configurations (the agent card's `capabilities`), as in agent_js.mjs:
 //   plain      streaming, push notifications and the extended card all off
 //   streaming  streaming on (push and extended card off)
 //   extcard    the card declares an extended card, but none is configured
 //
-// The card lists one GRPC interface with protocolVersion "1.0": the SDK checks the
-// `a2a-version` metadata of every call against that list. No HTTP endpoint is served.
+// The card lists one GRPC interface, HOST:443 with protocolVersion "1.0": the SDK checks
+// the `a2a-version` metadata of every call against that list. HOST is --host, the
+// `:authority` the recorder's client sends (one name per configuration, as over HTTP).
+// No HTTP endpoint is served.
 //
 // Every message is answered with a task: submitted -> working -> an artifact echoing
 // the text -> completed. Some texts change that:
@@ -27,10 +29,9 @@ import { A2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
 
 import { agentArgs, echoCard, echoExecutor } from "./agent_js_common.mjs";
 
-// What the card advertises: no port or address of this machine.
-const PUBLIC_TARGET = "agent.example:443";
-
 const args = agentArgs("agent_js_grpc.mjs");
+// What the card advertises: no port or address of this machine.
+const PUBLIC_TARGET = `${args.host}:443`;
 
 const agentCard = echoCard(
   args.config,

@@ -2,7 +2,11 @@
 
 Run by record_all.py with the throwaway virtual environment's interpreter:
 
-    python agent_python.py --port 8001 --config plain|streaming|extcard
+    python agent_python.py --port 8001 --config plain|streaming|extcard --host a2a-python.example
+
+--host is the public host name the card's interface URLs advertise (http://HOST/...),
+the one the recorder's requests send as `Host:` (agents.virtual_host: one per SDK and
+configuration, since a2alint compares a card with the answers at the hosts it lists).
 
 Configurations (the agent card's `capabilities`):
   plain      streaming, push notifications and the extended card all off
@@ -36,19 +40,19 @@ from a2a.types import AgentCard, AgentInterface  # noqa: E402
 
 from agent_python_common import EchoExecutor, echo_card  # noqa: E402
 
-# Stable, machine-independent URLs: the recordings never show a real port.
-PUBLIC_BASE = 'http://agent.example'
 JSONRPC_PATH = '/a2a/jsonrpc'
 REST_PATH = '/a2a/rest'
 
 
-def agent_card(config: str) -> AgentCard:
+def agent_card(config: str, host: str) -> AgentCard:
+    # Stable, machine-independent URLs on the recorder's host name: no real port shows.
+    base = f'http://{host}'
     return echo_card(
         'Echo agent (a2a-sdk)',
         'Echoes the text it receives; used to record real A2A traffic.',
         [
-            AgentInterface(url=PUBLIC_BASE + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='1.0'),
-            AgentInterface(url=PUBLIC_BASE + REST_PATH, protocol_binding='HTTP+JSON', protocol_version='1.0'),
+            AgentInterface(url=base + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='1.0'),
+            AgentInterface(url=base + REST_PATH, protocol_binding='HTTP+JSON', protocol_version='1.0'),
         ],
         streaming=config == 'streaming',
         extended_agent_card=config == 'extcard',
@@ -61,9 +65,10 @@ def main() -> None:
     parser.add_argument(
         '--config', choices=['plain', 'streaming', 'extcard'], required=True
     )
+    parser.add_argument('--host', required=True, help='public host name the card advertises')
     args = parser.parse_args()
 
-    card = agent_card(args.config)
+    card = agent_card(args.config, args.host)
     handler = DefaultRequestHandler(
         agent_executor=EchoExecutor(twice=True),
         task_store=InMemoryTaskStore(),

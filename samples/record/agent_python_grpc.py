@@ -3,12 +3,15 @@
 Started by record_grpc.py with the interpreter of the virtual environment that holds
 `a2a-sdk[grpc]`:
 
-    python agent_python_grpc.py --port 50051 [--config plain|extcard]
+    python agent_python_grpc.py --port 50051 [--config plain|extcard] --host streaming.a2a-python.example
 
-The agent card lists one GRPC interface (protocol version 1.0) and says
+The agent card lists one GRPC interface, HOST:443 (protocol version 1.0), and says
 streaming: true, pushNotifications: false. With `--config plain` (the default) it
 declares no extended card; with `--config extcard` it declares one but none is
-configured, so GetExtendedAgentCard fails in the other possible way.
+configured, so GetExtendedAgentCard fails in the other possible way. record_grpc.py
+names the host after the HTTP configuration with the same capabilities (this "plain"
+has streaming on: streaming.a2a-python.example) and sends it as the channel's
+`:authority`.
 
 Every message is answered with a task: submitted -> working -> an artifact echoing the
 text -> completed (agent_python_common.EchoExecutor, without the "twice" text). The text
@@ -36,23 +39,21 @@ from a2a.types import AgentCard, AgentInterface, a2a_pb2_grpc  # noqa: E402
 
 from agent_python_common import EchoExecutor, echo_card  # noqa: E402
 
-# What the card advertises; never sent over gRPC unless an extended card is returned,
-# and in any case free of this machine's address and port.
-PUBLIC_TARGET = 'agent.example:443'
-
-
-def agent_card(config: str) -> AgentCard:
+def agent_card(config: str, host: str) -> AgentCard:
+    # What the card advertises; never sent over gRPC unless an extended card is returned,
+    # and in any case free of this machine's address and port.
+    target = f'{host}:443'
     return echo_card(
         'Echo agent (a2a-sdk, gRPC)',
         'Echoes the text it receives; used to record real A2A gRPC traffic.',
-        [AgentInterface(url=PUBLIC_TARGET, protocol_binding='GRPC', protocol_version='1.0')],
+        [AgentInterface(url=target, protocol_binding='GRPC', protocol_version='1.0')],
         streaming=True,
         extended_agent_card=config == 'extcard',
     )
 
 
-async def serve(port: int, config: str) -> None:
-    card = agent_card(config)
+async def serve(port: int, config: str, host: str) -> None:
+    card = agent_card(config, host)
     handler = DefaultRequestHandler(
         agent_executor=EchoExecutor(twice=False),
         task_store=InMemoryTaskStore(),
@@ -78,8 +79,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument('--port', type=int, required=True)
     parser.add_argument('--config', choices=['plain', 'extcard'], default='plain')
+    parser.add_argument('--host', required=True, help='public host name the card advertises')
     args = parser.parse_args()
-    asyncio.run(serve(args.port, args.config))
+    asyncio.run(serve(args.port, args.config, args.host))
 
 
 if __name__ == '__main__':

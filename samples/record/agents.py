@@ -1,5 +1,7 @@
 """What the recorders have in common: agent processes, HTTP recordings, gRPC captures.
 
+- virtual_host: the host name each agent of each SDK and configuration is recorded
+  under (its card advertises it, the client addresses it).
 - AgentProcess: one agent started on loopback ports, waited for until it accepts
   connections on each of them, and stopped by its process id (SIGTERM, then SIGKILL).
 - record_http: every scenario of scenarios.BINDINGS for one SDK, each agent behind a
@@ -20,6 +22,19 @@ import scenarios
 from proxy import RecordingProxy
 
 
+def virtual_host(sdk: str, config: str) -> str:
+    """The public host name of `sdk`'s agent in configuration `config`: `<sdk>.example`
+    for plain, `<config>.<sdk>.example` for the others (`streaming.a2a-go.example`).
+
+    The agent is started with it (its card's interface URLs name it) and the client sends
+    it (`Host:`, the gRPC `:authority`), so card and requests agree. Each agent gets a name
+    of its own because a2alint compares an agent card with the answers given at the
+    authorities the card's interfaces list: under one shared name the card of one SDK's
+    plain agent would be taken to describe another SDK's streaming agent.
+    """
+    return f'{sdk}.example' if config == 'plain' else f'{config}.{sdk}.example'
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
@@ -29,13 +44,17 @@ def free_port() -> int:
 class AgentProcess:
     """`cmd` run in `cwd`, output to `log`; ready once `port` (and `grpc_port`) accept.
 
-    Readiness is a bare TCP connect and close to each port in turn, which happens before
-    any tcpdump runs. `timeout` seconds are allowed for each port.
+    `host` is the public host name the agent was given on its command line (see
+    virtual_host), for the client to address it by. Readiness is a bare TCP connect and
+    close to each port in turn, which happens before any tcpdump runs. `timeout` seconds
+    are allowed for each port.
     """
 
     def __init__(self, cmd: list, cwd: pathlib.Path, log: pathlib.Path, port: int,
-                 grpc_port: int | None = None, *, name: str, timeout: float = 60, poll: float = 0.2):
+                 grpc_port: int | None = None, *, name: str, host: str | None = None,
+                 timeout: float = 60, poll: float = 0.2):
         self.name = name
+        self.host = host
         self.port = port
         self.grpc_port = grpc_port
         self.log = open(log, 'wb')
@@ -69,12 +88,14 @@ class AgentProcess:
 
 def start_sdk_agent(sdk, env: pathlib.Path, config: str, grpc: bool = True, **kw) -> AgentProcess:
     """The echo agent of an sdk_a2a_*.py module in one configuration, on a free HTTP port and
-    (with `grpc`) a free gRPC port, logging to <env>/<sdk.NAME>-<config>.log."""
+    (with `grpc`) a free gRPC port, under the host virtual_host(sdk.NAME, config), logging
+    to <env>/<sdk.NAME>-<config>.log."""
     port = free_port()
     grpc_port = free_port() if grpc else None
-    cmd, cwd = sdk.command(env, port, config, grpc_port=grpc_port)
+    host = virtual_host(sdk.NAME, config)
+    cmd, cwd = sdk.command(env, port, config, host, grpc_port=grpc_port)
     return AgentProcess(cmd, cwd, env / f'{sdk.NAME}-{config}.log', port, grpc_port,
-                        name=f'agent {config}', **kw)
+                        name=f'agent {config}', host=host, **kw)
 
 
 def stop_all(agents) -> None:
@@ -112,8 +133,10 @@ def recording_proxies(ports: dict):
             proxy.server_close()
 
 
-def record_bindings(proxies: dict, out: pathlib.Path, label: str = '', keep_partial: bool = False) -> None:
-    """Every scenario of scenarios.BINDINGS through `proxies` (configuration -> proxy), into
+def record_bindings(proxies: dict, hosts: dict, out: pathlib.Path, label: str = '',
+                    keep_partial: bool = False) -> None:
+    """Every scenario of scenarios.BINDINGS through `proxies` (configuration -> proxy), with
+    the `Host:` of `hosts` (configuration -> the agent's host name), into
     <out>/<binding>/<scenario>.http, after removing the .http files already there.
 
     With keep_partial, a scenario that fails on what an earlier answer lacked (KeyError,
@@ -125,8 +148,9 @@ def record_bindings(proxies: dict, out: pathlib.Path, label: str = '', keep_part
         for stale in target.glob('*.http'):
             stale.unlink()
         for name, scenario in table.items():
-            proxy = proxies[scenarios.CONFIG.get(name, 'plain')]
-            session = scenarios.Session(proxy.port, proxy)
+            config = scenarios.CONFIG.get(name, 'plain')
+            proxy = proxies[config]
+            session = scenarios.Session(proxy.port, proxy, hosts[config])
             try:
                 scenario(session)
             except (KeyError, TypeError, ValueError) as error:
@@ -137,17 +161,19 @@ def record_bindings(proxies: dict, out: pathlib.Path, label: str = '', keep_part
             print(f'  {label}{binding}/{name}.http ({len(session.exchanges)} exchanges)', flush=True)
 
 
-def record_http(ports: dict, out: pathlib.Path, **kw) -> None:
-    """record_bindings with one proxy per port of `ports` (configuration -> HTTP port)."""
-    with recording_proxies(ports) as proxies:
-        record_bindings(proxies, out, **kw)
+def record_http(running: dict, out: pathlib.Path, **kw) -> None:
+    """record_bindings with one proxy per agent of `running` (configuration ->
+    AgentProcess), in front of its HTTP port, addressed by its host."""
+    with recording_proxies({c: a.port for c, a in running.items()}) as proxies:
+        record_bindings(proxies, {c: a.host for c, a in running.items()}, out, **kw)
 
 
 # --- gRPC ---------------------------------------------------------------------------------
 
 
 def capture_grpc(pcap: pathlib.Path, port: int, calls: list, client, title: str | None = None) -> None:
-    """tcpdump on `port` into `pcap` while a fresh `client(port)` makes `calls` in order."""
+    """tcpdump on `port` into `pcap` while a fresh `client(port)` makes `calls` in order
+    (`client` gives the channel the authority of the agent on that port)."""
     from record_pcap import Tcpdump  # record_pcap imports record_all, which imports this
 
     print(f'== {title or pcap.name}', flush=True)

@@ -5,10 +5,10 @@
 // Run by record_a2a_js_grpc.py from the directory that holds node_modules (installed
 // from package-grpc.json):
 //
-//     node client_js_grpc.mjs --port 50051
+//     node client_js_grpc.mjs --port 50051 --authority streaming.a2a-js.example
 //
-// On one channel to 127.0.0.1:PORT (authority agent.example, a2a-version: 1.0 on every
-// call) it makes, in this order:
+// On one channel to 127.0.0.1:PORT (`:authority` the agent's host name, the one its card
+// advertises; a2a-version: 1.0 on every call) it makes, in this order:
 //   HTTP/2 stream 1  GetTask "no-such-task"     (an error with grpc-status-details-bin)
 //   HTTP/2 stream 3  SendMessage "hello"        (a task)
 //   HTTP/2 stream 5  SendStreamingMessage       (the task's events; the agent must
@@ -25,15 +25,17 @@ import { A2AService } from "@a2a-js/sdk/server/grpc";
 
 const ROLE_USER = 1;
 
-const { values: args } = parseArgs({ options: { port: { type: "string" } } });
-if (!args.port) {
-  console.error("usage: node client_js_grpc.mjs --port N");
+const { values: args } = parseArgs({
+  options: { port: { type: "string" }, authority: { type: "string" } },
+});
+if (!args.port || !args.authority) {
+  console.error("usage: node client_js_grpc.mjs --port N --authority HOST");
   process.exit(2);
 }
 
 const A2AClient = grpc.makeGenericClientConstructor(A2AService, "A2AService");
 const client = new A2AClient(`127.0.0.1:${args.port}`, grpc.credentials.createInsecure(), {
-  "grpc.default_authority": "agent.example",
+  "grpc.default_authority": args.authority,
   "grpc.enable_http_proxy": 0,
 });
 

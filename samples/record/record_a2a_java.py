@@ -14,8 +14,10 @@ Steps:
    SDK's compiled gRPC schema to <env>/a2a-java.pb. A virtual environment <env>/py gets
    grpcio and protobuf (PINS), and the script runs itself again with its interpreter.
 2. HTTP: the agent is started in the plain, streaming and extcard configurations on free
-   ports of 127.0.0.1, each behind a proxy.RecordingProxy, and every scenario of
-   scenarios.BINDINGS is sent as record_all.py sends it. Output:
+   ports of 127.0.0.1, each under a host name of its own (agents.virtual_host:
+   `a2a-java.example`, `streaming.a2a-java.example`, `extcard.a2a-java.example`, which
+   its card advertises and the requests address) and behind a proxy.RecordingProxy, and
+   every scenario of scenarios.BINDINGS is sent as record_all.py sends it. Output:
    <out>/<binding>/<scenario>.http, the exact bytes of each exchange.
 3. gRPC: the agent's gRPC port (streaming and extcard configurations) is captured with
    tcpdump while a grpcio client makes the calls of record_grpc.py's scenarios. This SDK
@@ -87,10 +89,10 @@ def make_client_class():
 
         schema = None  # (pb, service), set before use
 
-        def __init__(self, port: int, true_binary: bool = True):
+        def __init__(self, port: int, authority: str, true_binary: bool = True):
             self.grpc = grpc
             self.pb, service = self.schema
-            options = [('grpc.default_authority', record_grpc.AUTHORITY), ('grpc.enable_http_proxy', 0)]
+            options = [('grpc.default_authority', authority), ('grpc.enable_http_proxy', 0)]
             if not true_binary:
                 options.append(('grpc.http2.true_binary', 0))
             self.channel = grpc.insecure_channel(f'127.0.0.1:{port}', options=options)
@@ -178,8 +180,9 @@ ALONE = [
 ]
 
 
-def record_grpc_pcaps(ports: dict, env: pathlib.Path, out: pathlib.Path) -> None:
-    """`ports`: configuration -> the agent's gRPC port."""
+def record_grpc_pcaps(ports: dict, hosts: dict, env: pathlib.Path, out: pathlib.Path) -> None:
+    """`ports`: configuration -> the agent's gRPC port; `hosts`: configuration -> its host
+    name, the channel's `:authority` (the name its card's GRPC interface gives)."""
     client_class = make_client_class()
     client_class.schema = load_schema(env / 'a2a-java.pb')
     table = grpc_scenarios()
@@ -189,8 +192,10 @@ def record_grpc_pcaps(ports: dict, env: pathlib.Path, out: pathlib.Path) -> None
     agents.clear(target, '*.pcap')
 
     def capture(pcap: pathlib.Path, names: list[str]) -> None:
-        agents.capture_grpc(pcap, ports[config_of[names[0]]], [table[name] for name in names],
-                            client_class, title=f'{pcap.name}: {", ".join(names)}')
+        config = config_of[names[0]]
+        agents.capture_grpc(pcap, ports[config], [table[name] for name in names],
+                            lambda port: client_class(port, hosts[config]),
+                            title=f'{pcap.name}: {", ".join(names)}')
 
     main = [name for name in table if config_of[name] == 'streaming' and name != 'deadline']
     capture(target / 'grpc.pcap', main)
@@ -216,9 +221,10 @@ def inner(args: argparse.Namespace) -> int:
                                                      timeout=90, poll=0.3)
         # keep_partial: a later request may need something an earlier answer did not give
         # (a task id); the exchanges that did happen are kept.
-        agents.record_http({c: a.port for c, a in running.items()}, out, keep_partial=True)
+        agents.record_http(running, out, keep_partial=True)
         if not args.no_grpc:
-            record_grpc_pcaps({c: a.grpc_port for c, a in running.items()}, env, out)
+            record_grpc_pcaps({c: a.grpc_port for c, a in running.items()},
+                              {c: a.host for c, a in running.items()}, env, out)
     finally:
         agents.stop_all(running.values())
     lines = sdk.versions(env)
@@ -247,7 +253,7 @@ def outer(args: argparse.Namespace) -> int:
     env.mkdir(parents=True, exist_ok=True)
     try:
         sdk.install(env)
-        java, _ = sdk.command(env, 0, 'plain')
+        java, _ = sdk.command(env, 0, 'plain', agents.virtual_host(sdk.NAME, 'plain'))  # for its classpath
         classpath = java[java.index('-cp') + 1]
         subprocess.run(['java', '-cp', classpath, 'example.echo.DumpDescriptor', str(env / 'a2a-java.pb')],
                        check=True)

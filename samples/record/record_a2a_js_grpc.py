@@ -15,7 +15,10 @@ Steps:
    a2a-sdk stubs and a2a-sdk's gRPC server into <env>/py, and this script runs itself
    again with that interpreter.
 2. agent_js_grpc.mjs is started once per configuration (plain, streaming, extcard), each
-   on a free port of 127.0.0.1, and stopped by its process id at the end.
+   on a free port of 127.0.0.1 and under a host name of its own (agents.virtual_host:
+   `a2a-js.example`, `streaming.a2a-js.example`, `extcard.a2a-js.example`), which its
+   card's GRPC interface names and the clients send as `:authority`; each is stopped by
+   its process id at the end.
 3. With tcpdump on the agent's port (record_pcap.Tcpdump), record_grpc.py's grpcio client
    and scenario functions write, into <out>/a2a-js/grpc/:
    - grpc.pcap: record_grpc.MAIN on one channel, to the streaming agent (it has the
@@ -99,30 +102,32 @@ def python_versions() -> list[str]:
 
 
 def start_agent(env: pathlib.Path, config: str) -> agents.AgentProcess:
-    """agent_js_grpc.mjs in one configuration; stopped by its process id."""
+    """agent_js_grpc.mjs in one configuration, under its host name; stopped by its process id."""
     port = agents.free_port()
-    cmd = ['node', 'agent_js_grpc.mjs', '--port', str(port), '--config', config]
+    host = agents.virtual_host(NAME, config)
+    cmd = ['node', 'agent_js_grpc.mjs', '--port', str(port), '--config', config, '--host', host]
     return agents.AgentProcess(cmd, env / 'js', env / f'a2a-js-grpc-{config}.log', port,
-                               name=f'agent {config}', timeout=30)
+                               name=f'agent {config}', host=host, timeout=30)
 
 
-def grpc_js_capture(pcap: pathlib.Path, port: int, env: pathlib.Path) -> None:
+def grpc_js_capture(pcap: pathlib.Path, agent: agents.AgentProcess, env: pathlib.Path) -> None:
     print(f'== {pcap.name} (the @grpc/grpc-js client)', flush=True)
-    dump = Tcpdump(pcap, [port])
+    dump = Tcpdump(pcap, [agent.port])
     try:
-        result = subprocess.run(['node', 'client_js_grpc.mjs', '--port', str(port)],
-                                cwd=env / 'js', timeout=60)
+        result = subprocess.run(['node', 'client_js_grpc.mjs', '--port', str(agent.port),
+                                 '--authority', agent.host], cwd=env / 'js', timeout=60)
     finally:
         dump.stop()
     if result.returncode != 0:
         raise RuntimeError(f'client_js_grpc.mjs exited with {result.returncode} ({pcap})')
 
 
-def record_js(ports: dict, out: pathlib.Path, env: pathlib.Path) -> None:
+def record_js(running: dict, out: pathlib.Path, env: pathlib.Path) -> None:
     # linger 4.5 s after the expired deadline: stay on the connection until the agent has
     # finished the task, to capture whatever it still sends on the expired stream.
-    record_grpc.record_sdk_pcaps(ports, out, linger=4.5)
-    grpc_js_capture(out / 'grpc-js-client.pcap', ports['streaming'], env)
+    record_grpc.record_sdk_pcaps({c: a.port for c, a in running.items()},
+                                 {c: a.host for c, a in running.items()}, out, linger=4.5)
+    grpc_js_capture(out / 'grpc-js-client.pcap', running['streaming'], env)
 
 
 # --- driver ---------------------------------------------------------------------------------
@@ -139,12 +144,12 @@ def inner(args) -> int:
     try:
         for config in CONFIGS:
             running[config] = start_agent(args.env, config)
-        record_js({c: a.port for c, a in running.items()}, out, args.env)
+        record_js(running, out, args.env)
     finally:
         agents.stop_all(running.values())
     python_agent = record_grpc.Agent('plain', args.env)
     try:
-        grpc_js_capture(args.out / 'a2a-python' / 'grpc' / 'grpc-js-client.pcap', python_agent.port, args.env)
+        grpc_js_capture(args.out / 'a2a-python' / 'grpc' / 'grpc-js-client.pcap', python_agent, args.env)
     finally:
         python_agent.stop()
     lines = js_versions(args.env) + python_versions() + tcpdump_version()

@@ -21,7 +21,11 @@ For a2a-python and a2a-js:
    into a throwaway directory outside the repository (a fresh temporary directory,
    deleted afterwards, unless --env names one to create or reuse).
 2. Starts each SDK's agent (agent_python.py, agent_js.mjs) on 127.0.0.1 in each
-   configuration a scenario needs, each behind its own recording proxy (proxy.py).
+   configuration a scenario needs, each behind its own recording proxy (proxy.py) and
+   each under a host name of its own (agents.virtual_host: `a2a-python.example` for
+   plain, `streaming.a2a-python.example`, `extcard.a2a-js.example`, ...), which its card
+   advertises and the requests' `Host:` names. a2alint compares a card with what is
+   answered at the authorities the card lists, so no two agents may share a name.
 3. Runs every scenario of scenarios.py for both bindings and writes
    <out>/<sdk>/<binding>/<scenario>.http: the exact bytes of each exchange, request
    then response. A file with several exchanges has a `### title` line before each.
@@ -106,14 +110,15 @@ class Server(agents.AgentProcess):
 
     def __init__(self, sdk: str, config: str, env: pathlib.Path):
         port = free_port()
+        host = agents.virtual_host(sdk, config)
         if sdk == 'a2a-python':
             cmd = [env / 'py' / 'bin' / 'python', HERE / 'agent_python.py']
             cwd = HERE
         else:
             cmd = ['node', 'agent_js.mjs']
             cwd = env / 'js'
-        cmd += ['--port', str(port), '--config', config]
-        super().__init__(cmd, cwd, env / f'{sdk}-{config}.log', port, name=f'{sdk}/{config}')
+        cmd += ['--port', str(port), '--config', config, '--host', host]
+        super().__init__(cmd, cwd, env / f'{sdk}-{config}.log', port, name=f'{sdk}/{config}', host=host)
 
 
 def record(env: pathlib.Path, out: pathlib.Path, sdks: tuple = SDKS) -> None:
@@ -126,6 +131,7 @@ def record(env: pathlib.Path, out: pathlib.Path, sdks: tuple = SDKS) -> None:
         with agents.recording_proxies({key: server.port for key, server in servers.items()}) as proxies:
             for sdk in sdks:
                 agents.record_bindings({config: proxies[sdk, config] for config in configs},
+                                       {config: servers[sdk, config].host for config in configs},
                                        out / sdk, label=f'{sdk}/')
     finally:
         agents.stop_all(servers.values())

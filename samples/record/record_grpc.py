@@ -14,7 +14,10 @@ How it goes:
    client half needs grpcio and the SDK's generated stubs.
 2. agent_python_grpc.py is started twice, each on a free port of 127.0.0.1: `plain`
    (streaming on, push notifications off, no extended card) for nearly everything, and
-   `extcard` (an extended card declared, none configured) for one scenario.
+   `extcard` (an extended card declared, none configured) for one scenario. Each is
+   given a host name of its own for its card's GRPC interface (HOST:443), the name of
+   the HTTP configuration with the same capabilities (AS_CONFIG):
+   `streaming.a2a-python.example` and `extcard.a2a-python.example`.
 3. For each pcap, tcpdump is started as
        tcpdump -i lo -U --immediate-mode -s 0 -B 65536 -w - 'tcp port P'
    with standard output going to the pcap file this script opened (run as root,
@@ -34,7 +37,11 @@ How it goes:
 
 The client is grpcio with the stubs generated into the SDK (a2a.types.a2a_pb2_grpc).
 Every call carries `a2a-version: 1.0` unless the scenario is about that header. The
-channel's authority is `agent.example`, so the captures do not name a port in headers.
+channel's authority is the agent's host name (agents.virtual_host), so the captures do
+not name a port in headers, and every agent, of every SDK and configuration, is reached
+under its own name: a2alint compares an agent card with the answers given at the
+authorities its interfaces list, and one name shared by differently configured agents
+would make one agent's card describe another's answers.
 Task, context and artifact ids and timestamps are the server's and change per run.
 
 True binary metadata: grpc C-core (grpcio on both sides here) announces the HTTP/2
@@ -83,7 +90,6 @@ REPORTED = ('a2a-sdk', 'grpcio', 'protobuf', 'googleapis-common-protos')
 
 SERVICE = '/lf.a2a.v1.A2AService/'
 LEGACY_SERVICE = '/a2a.v1.A2AService/'  # the A2A 0.3 package name
-AUTHORITY = 'agent.example'
 WEBHOOK = 'https://client.example/a2a-webhook'
 FAKE_BEARER = 'Bearer fake-token-for-a2alint-not-a-real-secret'
 
@@ -126,14 +132,18 @@ class Agent(agents.AgentProcess):
     def __init__(self, config: str, env: pathlib.Path):
         self.config = config
         port = free_port()
-        cmd = [sys.executable, str(HERE / 'agent_python_grpc.py'), '--port', str(port), '--config', config]
-        super().__init__(cmd, HERE, env / f'a2a-python-grpc-{config}.log', port, name=f'agent ({config})')
+        host = agents.virtual_host('a2a-python', AS_CONFIG[config])
+        cmd = [sys.executable, str(HERE / 'agent_python_grpc.py'), '--port', str(port), '--config', config,
+               '--host', host]
+        super().__init__(cmd, HERE, env / f'a2a-python-grpc-{config}.log', port, name=f'agent ({config})',
+                         host=host)
 
 
 class Client:
-    """One grpcio channel to one agent, and the calls the scenarios make on it."""
+    """One grpcio channel to one agent, with the agent's host name as `:authority`, and
+    the calls the scenarios make on it."""
 
-    def __init__(self, port: int, true_binary: bool = True):
+    def __init__(self, port: int, authority: str, true_binary: bool = True):
         import grpc
 
         from a2a.types import a2a_pb2, a2a_pb2_grpc
@@ -141,7 +151,7 @@ class Client:
         self.grpc = grpc
         self.pb = a2a_pb2
         options = [
-            ('grpc.default_authority', AUTHORITY),
+            ('grpc.default_authority', authority),
             ('grpc.enable_http_proxy', 0),  # straight to 127.0.0.1, whatever the environment says
         ]
         if not true_binary:
@@ -361,7 +371,7 @@ ALONE = [
 
 def capture(pcap: pathlib.Path, agent: Agent, names: list[str], true_binary: bool = True) -> None:
     agents.capture_grpc(pcap, agent.port, [SCENARIOS[name][0] for name in names],
-                        lambda port: Client(port, true_binary=true_binary),
+                        lambda port: Client(port, agent.host, true_binary=true_binary),
                         title=f'{pcap.name}: {", ".join(names)}')
 
 
@@ -392,23 +402,27 @@ def stream_republished(c: Client) -> None:
            c.pb.SendMessageRequest(message=c.message('msg-twice', 'twice')))
 
 
-def record_sdk_pcaps(ports: dict, out: pathlib.Path, linger: float = 0.5) -> None:
+def record_sdk_pcaps(ports: dict, hosts: dict, out: pathlib.Path, linger: float = 0.5) -> None:
     """Into `out` (its old pcaps removed): grpc.pcap (MAIN on one channel), one pcap per
     scenario of ALONE, and deadline.pcap, streaming-unsupported.pcap and
-    stream-republished-task.pcap; `ports` maps each configuration to its gRPC port."""
+    stream-republished-task.pcap; `ports` maps each configuration to its gRPC port,
+    `hosts` to the agent's host name, the channel's authority."""
     agents.clear(out, '*.pcap')
-    agents.capture_grpc(out / 'grpc.pcap', ports[AS_CONFIG['plain']],
-                        [SCENARIOS[name][0] for name in MAIN], Client)
+
+    def capture(pcap: pathlib.Path, config: str, functions: list) -> None:
+        agents.capture_grpc(pcap, ports[config], functions, lambda port: Client(port, hosts[config]))
+
+    capture(out / 'grpc.pcap', AS_CONFIG['plain'], [SCENARIOS[name][0] for name in MAIN])
     for name in ALONE:
         function, config = SCENARIOS[name]
-        agents.capture_grpc(out / f'{name}.pcap', ports[AS_CONFIG[config]], [function], Client)
+        capture(out / f'{name}.pcap', AS_CONFIG[config], [function])
     extra = {  # name -> (function, configuration of THAT agent)
         'deadline': (lambda c: expired_deadline(c, linger), 'streaming'),
         'streaming-unsupported': (stream, 'plain'),
         'stream-republished-task': (stream_republished, 'streaming'),
     }
     for name, (function, config) in extra.items():
-        agents.capture_grpc(out / f'{name}.pcap', ports[config], [function], Client)
+        capture(out / f'{name}.pcap', config, [function])
 
 
 def installed_versions() -> list[str]:

@@ -107,15 +107,17 @@ class Tcpdump:
         return stats
 
 
-def run_scenarios(proxies, ports, binding, names, pcap: pathlib.Path, twins: pathlib.Path) -> None:
-    """Captures the scenarios `names` of `binding` into `pcap`, one tcpdump around them all."""
+def run_scenarios(proxies, servers, binding, names, pcap: pathlib.Path, twins: pathlib.Path) -> None:
+    """Captures the scenarios `names` of `binding` into `pcap`, one tcpdump around them all;
+    `servers` maps each configuration to its record_all.Server (port and host name)."""
     table = scenarios.BINDINGS[binding]
     configs = {scenarios.CONFIG.get(name, 'plain') for name in names}
-    dump = Tcpdump(pcap, sorted(ports[config] for config in configs))
+    dump = Tcpdump(pcap, sorted(servers[config].port for config in configs))
     try:
         for name in names:
-            proxy = proxies[scenarios.CONFIG.get(name, 'plain')]
-            session = scenarios.Session(proxy.port, proxy)
+            config = scenarios.CONFIG.get(name, 'plain')
+            proxy = proxies[config]
+            session = scenarios.Session(proxy.port, proxy, servers[config].host)
             table[name](session)
             twin = twins / binding / f'{name}.http'
             twin.parent.mkdir(parents=True, exist_ok=True)
@@ -126,24 +128,23 @@ def run_scenarios(proxies, ports, binding, names, pcap: pathlib.Path, twins: pat
 
 def record(env: pathlib.Path, out: pathlib.Path, samples: pathlib.Path) -> None:
     configs = sorted({scenarios.CONFIG.get(name, 'plain') for b in scenarios.BINDINGS.values() for name in b})
-    servers, proxies, ports = [], {}, {}
+    servers, proxies = {}, {}
     twins = env / 'pcap-twins'
     shutil.rmtree(twins, ignore_errors=True)
     try:
         for config in configs:
-            server = record_all.Server(SDK, config, env)
-            servers.append(server)
-            ports[config] = server.port
+            server = record_all.Server(SDK, config, env)  # under agents.virtual_host(SDK, config)
+            servers[config] = server
             proxies[config] = RecordingProxy(('127.0.0.1', server.port)).start()
         for binding, table in scenarios.BINDINGS.items():
-            run_scenarios(proxies, ports, binding, list(table), out / f'{binding}.pcap', twins)
+            run_scenarios(proxies, servers, binding, list(table), out / f'{binding}.pcap', twins)
         for file_name, (binding, name) in SAMPLES.items():
-            run_scenarios(proxies, ports, binding, [name], samples / file_name, twins / 'samples')
+            run_scenarios(proxies, servers, binding, [name], samples / file_name, twins / 'samples')
     finally:
         for proxy in proxies.values():
             proxy.shutdown()
             proxy.server_close()
-        for server in servers:
+        for server in servers.values():
             server.stop()
 
 

@@ -1,6 +1,9 @@
 """The driver the Go and Rust recorders share: install the agent and the gRPC client,
-run again inside the client's virtual environment, start one agent per configuration,
-record the HTTP bindings and the gRPC pcaps, write versions.txt, stop the agents.
+run again inside the client's virtual environment, start one agent per configuration
+(each under its own host name, agents.virtual_host: `a2a-go.example`,
+`streaming.a2a-go.example`, `extcard.a2a-go.example`, advertised by its card for all
+three bindings), record the HTTP bindings and the gRPC pcaps, write versions.txt, stop
+the agents.
 
 Not run on its own: record_a2a_go.py and record_a2a_rust.py call `main` with their SDK's
 module (sdk_a2a_go, sdk_a2a_rust), the toolchain it builds with, and what its versions
@@ -50,8 +53,9 @@ def inner(args, sdk, script: str, packages: str) -> int:
     try:
         for config in CONFIGS:
             running[config] = agents.start_sdk_agent(sdk, args.env, config, timeout=30)
-        agents.record_http({c: a.port for c, a in running.items()}, out)
-        record_grpc.record_sdk_pcaps({c: a.grpc_port for c, a in running.items()}, out / 'grpc')
+        agents.record_http(running, out)
+        record_grpc.record_sdk_pcaps({c: a.grpc_port for c, a in running.items()},
+                                     {c: a.host for c, a in running.items()}, out / 'grpc')
     finally:
         agents.stop_all(running.values())
     lines = sdk.versions(args.env) + client_versions() + tcpdump_version()

@@ -1,9 +1,11 @@
 """The recorded scenarios: raw HTTP/1.1 requests per binding, sent through the proxy.
 
 Every request is written byte for byte here (no HTTP client library), so the
-recordings do not depend on a client's version: `Host: agent.example`, fixed header
-order, `Connection: close`, JSON-RPC ids and message ids fixed per scenario. Task ids,
-context ids, artifact ids and timestamps come from the servers and differ per run.
+recordings do not depend on a client's version: a `Host:` naming the agent's own
+virtual host (agents.virtual_host: `a2a-go.example`, `streaming.a2a-go.example`, ...,
+the host its card advertises), fixed header order, `Connection: close`, JSON-RPC ids
+and message ids fixed per scenario. Task ids, context ids, artifact ids and timestamps
+come from the servers and differ per run.
 
 A scenario is a function `(session) -> None` that sends one or more requests; its
 entry in SCENARIOS names the server configuration it needs (see agent_python.py).
@@ -13,7 +15,6 @@ import json
 import socket
 from dataclasses import dataclass, field
 
-HOST = 'agent.example'
 JSONRPC_PATH = '/a2a/jsonrpc'
 REST_PATH = '/a2a/rest'
 CARD_PATH = '/.well-known/agent-card.json'
@@ -65,10 +66,11 @@ def message(message_id: str | None, text: str) -> dict:
 
 @dataclass
 class Session:
-    """Sends requests to one server through its recording proxy."""
+    """Sends requests to one server through its recording proxy, with `Host: <host>`."""
 
     proxy_port: int
     proxy: object  # RecordingProxy
+    host: str  # the agent's public host name, as its card advertises it
     exchanges: list[tuple[str, bytes, bytes]] = field(default_factory=list)
 
     def send(
@@ -81,7 +83,7 @@ class Session:
         version: str | None = '1.0',
         accept: str | None = None,
     ) -> Response:
-        lines = [f'{method} {target} HTTP/1.1', f'Host: {HOST}']
+        lines = [f'{method} {target} HTTP/1.1', f'Host: {self.host}']
         if accept:
             lines.append(f'Accept: {accept}')
         if content_type:

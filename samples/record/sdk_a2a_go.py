@@ -5,8 +5,9 @@ Not run on its own; record_a2a_go.py imports it:
     install(env)                  builds the agent into <env>/bin with the Go toolchain,
                                   all Go caches under <env> (nothing under the repository)
     versions(env)                 the exact module versions compiled into that binary
-    command(env, port, config, grpc_port=None)
-                                  the command line (and working directory) of one agent
+    command(env, port, config, host, grpc_port=None)
+                                  the command line (and working directory) of one agent,
+                                  advertising `host` in its card
 
 Module downloads go through GOPROXY (https://proxy.golang.org when it is unset); the
 versions come from go/go.mod and go/go.sum, which the build may not change.
@@ -73,8 +74,8 @@ def versions(env: pathlib.Path) -> list[str]:
     return lines
 
 
-def command(env: pathlib.Path, port: int, config: str, grpc_port: int | None = None):
-    cmd = [str(binary(env)), '--port', str(port), '--config', config]
+def command(env: pathlib.Path, port: int, config: str, host: str, grpc_port: int | None = None):
+    cmd = [str(binary(env)), '--port', str(port), '--config', config, '--host', host]
     if grpc_port is not None:
         cmd += ['--grpc-port', str(grpc_port)]
     return cmd, AGENT_DIR

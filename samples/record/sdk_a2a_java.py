@@ -4,7 +4,7 @@ Used by record_a2a_java.py; it can also be imported on its own:
 
     import sdk_a2a_java as sdk
     sdk.install(env)                      # copies java/ into env and builds it there with Maven
-    cmd, cwd = sdk.command(env, 8001, 'plain', grpc_port=8002)
+    cmd, cwd = sdk.command(env, 8001, 'plain', 'a2a-java.example', grpc_port=8002)
 
 The Maven project is copied to <env>/java and built there, with the local repository
 <env>/m2, so no build output and no downloaded jar lands in the repository. Needs a
@@ -72,11 +72,13 @@ def versions(env: pathlib.Path) -> list[str]:
     return lines
 
 
-def command(env: pathlib.Path, port: int, config: str, grpc_port: int | None = None):
-    """The command line that starts the agent, and the directory to start it in."""
+def command(env: pathlib.Path, port: int, config: str, host: str, grpc_port: int | None = None):
+    """The command line that starts the agent, advertising `host` in its card, and the
+    directory to start it in."""
     java = env / 'java'
     classpath = str(java / 'target' / 'classes') + ':' + (java / 'classpath.txt').read_text().strip()
-    cmd = ['java', '-cp', classpath, MAIN_CLASS, '--port', str(port), '--config', config]
+    cmd = ['java', '-cp', classpath, MAIN_CLASS, '--port', str(port), '--config', config,
+           '--host', host]
     if grpc_port is not None:
         cmd += ['--grpc-port', str(grpc_port)]
     return cmd, java

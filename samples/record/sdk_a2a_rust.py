@@ -4,7 +4,7 @@ A helper module for record_a2a_rust.py, not a script:
 
     import sdk_a2a_rust
     sdk_a2a_rust.install(env)                       # cargo build --release, outside the repository
-    cmd, cwd = sdk_a2a_rust.command(env, 8001, 'plain', grpc_port=50051)
+    cmd, cwd = sdk_a2a_rust.command(env, 8001, 'plain', 'a2a-rust.example', grpc_port=50051)
 
 install() copies rust/Cargo.toml and rust/src/ into <env>/rust-src and builds there
 with CARGO_TARGET_DIR=<env>/target, so Cargo.lock and target/ never land in the
@@ -55,8 +55,9 @@ def versions(env: pathlib.Path) -> list[str]:
     return lines + [rustc]
 
 
-def command(env: pathlib.Path, port: int, config: str, grpc_port: int | None = None):
-    cmd = [str(env / 'target' / 'release' / BINARY), '--port', str(port), '--config', config]
+def command(env: pathlib.Path, port: int, config: str, host: str, grpc_port: int | None = None):
+    cmd = [str(env / 'target' / 'release' / BINARY), '--port', str(port), '--config', config,
+           '--host', host]
     if grpc_port is not None:
         cmd += ['--grpc-port', str(grpc_port)]
     return cmd, env

@@ -2,7 +2,11 @@
 //
 // It is built and started by samples/record/record_a2a_go.py (see sdk_a2a_go.py):
 //
-//	echo-agent --port 8001 [--grpc-port 50051] --config plain|streaming|extcard
+//	echo-agent --port 8001 [--grpc-port 50051] --config plain|streaming|extcard --host a2a-go.example
+//
+// --host is the public host name the card advertises (http://HOST/a2a/... and, with
+// gRPC, HOST:443); the recorder addresses the agent by it, one name per configuration,
+// because a2alint compares a card with the answers at the authorities it lists.
 //
 // On 127.0.0.1:<port> it serves the agent card at /.well-known/agent-card.json, the
 // JSON-RPC binding at /a2a/jsonrpc and the HTTP+JSON binding under /a2a/rest; with
@@ -41,10 +45,7 @@ import (
 	"google.golang.org/grpc"
 )
 
-// The card names these public addresses, never this machine's port.
 const (
-	publicBase  = "http://agent.example"
-	publicGRPC  = "agent.example:443"
 	jsonrpcPath = "/a2a/jsonrpc"
 	restPath    = "/a2a/rest"
 )
@@ -106,7 +107,10 @@ func (echoAgent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 	}
 }
 
-func agentCard(config string, withGRPC bool) *a2a.AgentCard {
+func agentCard(config, host string, withGRPC bool) *a2a.AgentCard {
+	// The card names public addresses on the recorder's host name, never this machine's port.
+	publicBase := "http://" + host
+	publicGRPC := host + ":443"
 	interfaces := []*a2a.AgentInterface{
 		a2a.NewAgentInterface(publicBase+jsonrpcPath, a2a.TransportProtocolJSONRPC),
 		a2a.NewAgentInterface(publicBase+restPath, a2a.TransportProtocolHTTPJSON),
@@ -142,13 +146,14 @@ func main() {
 	port := flag.Int("port", 0, "HTTP port on 127.0.0.1 (card, JSON-RPC, HTTP+JSON)")
 	grpcPort := flag.Int("grpc-port", 0, "gRPC port on 127.0.0.1 (0: no gRPC)")
 	config := flag.String("config", "", "plain, streaming or extcard")
+	host := flag.String("host", "", "public host name the card advertises")
 	flag.Parse()
-	if *port == 0 || (*config != "plain" && *config != "streaming" && *config != "extcard") {
-		fmt.Fprintln(os.Stderr, "usage: echo-agent --port P [--grpc-port G] --config plain|streaming|extcard")
+	if *port == 0 || *host == "" || (*config != "plain" && *config != "streaming" && *config != "extcard") {
+		fmt.Fprintln(os.Stderr, "usage: echo-agent --port P [--grpc-port G] --config plain|streaming|extcard --host NAME")
 		os.Exit(2)
 	}
 
-	card := agentCard(*config, *grpcPort != 0)
+	card := agentCard(*config, *host, *grpcPort != 0)
 	// No extended card is configured in any configuration: with extcard the card
 	// declares one that the handler does not have.
 	handler := a2asrv.NewHandler(echoAgent{}, a2asrv.WithCapabilityChecks(&card.Capabilities))

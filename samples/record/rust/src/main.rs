@@ -1,7 +1,11 @@
 //! A minimal echo agent on the Rust A2A SDK (crates a2a-lf, a2a-server-lf, a2a-grpc),
 //! used by `samples/record/record_rust.py` to record what this SDK puts on the wire.
 //!
-//!     a2a-echo-agent-rust --port 8001 [--grpc-port 50051] --config plain|streaming|extcard
+//!     a2a-echo-agent-rust --port 8001 [--grpc-port 50051] --config plain|streaming|extcard --host a2a-rust.example
+//!
+//! `--host` is the public host name the card advertises (`http://HOST/a2a/...` and, with
+//! gRPC, `HOST:443`); the recorder addresses the agent by it, one name per configuration,
+//! because a2alint compares a card with the answers at the authorities it lists.
 //!
 //! On 127.0.0.1:<port> it serves the agent card at `/.well-known/agent-card.json`, the
 //! JSON-RPC binding at `/a2a/jsonrpc` and the HTTP+JSON binding under `/a2a/rest`; with
@@ -34,9 +38,6 @@ use futures::channel::mpsc;
 use futures::stream::BoxStream;
 use futures::{SinkExt, StreamExt};
 
-/// What the card advertises: stable, and free of this machine's port.
-const PUBLIC_BASE: &str = "http://agent.example";
-const PUBLIC_GRPC: &str = "agent.example:443";
 const JSONRPC_PATH: &str = "/a2a/jsonrpc";
 const REST_PATH: &str = "/a2a/rest";
 
@@ -129,13 +130,15 @@ fn interface(url: String, binding: &str) -> AgentInterface {
     interface
 }
 
-fn agent_card(config: &str, grpc: bool) -> AgentCard {
+/// The card advertises addresses on the recorder's host name: stable, and free of this
+/// machine's port.
+fn agent_card(config: &str, host: &str, grpc: bool) -> AgentCard {
     let mut interfaces = vec![
-        interface(format!("{PUBLIC_BASE}{JSONRPC_PATH}"), "JSONRPC"),
-        interface(format!("{PUBLIC_BASE}{REST_PATH}"), "HTTP+JSON"),
+        interface(format!("http://{host}{JSONRPC_PATH}"), "JSONRPC"),
+        interface(format!("http://{host}{REST_PATH}"), "HTTP+JSON"),
     ];
     if grpc {
-        interfaces.push(interface(PUBLIC_GRPC.into(), "GRPC"));
+        interfaces.push(interface(format!("{host}:443"), "GRPC"));
     }
     AgentCard {
         name: "Echo agent (a2a-rust)".into(),
@@ -173,30 +176,38 @@ struct Args {
     port: u16,
     grpc_port: Option<u16>,
     config: String,
+    host: String,
 }
 
 fn parse_args() -> Args {
-    let usage = "usage: a2a-echo-agent-rust --port P [--grpc-port G] --config plain|streaming|extcard";
+    let usage =
+        "usage: a2a-echo-agent-rust --port P [--grpc-port G] --config plain|streaming|extcard --host NAME";
     let mut args = std::env::args().skip(1);
-    let (mut port, mut grpc_port, mut config) = (None, None, None);
+    let (mut port, mut grpc_port, mut config, mut host) = (None, None, None, None);
     while let Some(flag) = args.next() {
         let value = args.next().unwrap_or_else(|| panic!("{flag} needs a value; {usage}"));
         match flag.as_str() {
             "--port" => port = Some(value.parse().expect("--port: a number")),
             "--grpc-port" => grpc_port = Some(value.parse().expect("--grpc-port: a number")),
             "--config" => config = Some(value),
+            "--host" => host = Some(value),
             _ => panic!("unknown option {flag}; {usage}"),
         }
     }
     let config = config.unwrap_or_else(|| panic!("{usage}"));
     assert!(["plain", "streaming", "extcard"].contains(&config.as_str()), "{usage}");
-    Args { port: port.unwrap_or_else(|| panic!("{usage}")), grpc_port, config }
+    Args {
+        port: port.unwrap_or_else(|| panic!("{usage}")),
+        grpc_port,
+        config,
+        host: host.unwrap_or_else(|| panic!("{usage}")),
+    }
 }
 
 #[tokio::main]
 async fn main() {
     let args = parse_args();
-    let card = agent_card(&args.config, args.grpc_port.is_some());
+    let card = agent_card(&args.config, &args.host, args.grpc_port.is_some());
     let handler = Arc::new(
         DefaultRequestHandler::new(EchoExecutor, InMemoryTaskStore::new())
             .with_capabilities(card.capabilities.clone()),

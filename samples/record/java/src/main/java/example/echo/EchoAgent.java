@@ -28,8 +28,12 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
  * A minimal echo agent on the a2a-java transport handlers, on 127.0.0.1.
  *
  * <pre>
- * java -cp CLASSPATH example.echo.EchoAgent --port P [--grpc-port G] --config plain|streaming|extcard
+ * java -cp CLASSPATH example.echo.EchoAgent --port P [--grpc-port G] --config plain|streaming|extcard --host NAME
  * </pre>
+ *
+ * --host is the public host name the card advertises (http://NAME/a2a/... and, with
+ * gRPC, NAME:443); the recorder addresses the agent by it, one name per configuration,
+ * because a2alint compares a card with the answers at the authorities it lists.
  *
  * The SDK's own servers are Quarkus modules; this agent instead mounts the SDK's
  * JSONRPCHandler and RestHandler on the JDK's built-in HTTP server (JSON-RPC at
@@ -41,7 +45,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
  * extended card, but none is configured.
  */
 public final class EchoAgent {
-    static final String PUBLIC_BASE = "http://agent.example";
     static final String JSONRPC_PATH = "/a2a/jsonrpc";
     static final String REST_PATH = "/a2a/rest";
     static final String CARD_PATH = "/.well-known/agent-card.json";
@@ -49,12 +52,14 @@ public final class EchoAgent {
     private EchoAgent() {
     }
 
-    static AgentCard card(String config, boolean grpc) {
+    /** The card; its interfaces name {@code host}, never this machine's address or port. */
+    static AgentCard card(String config, String host, boolean grpc) {
+        String base = "http://" + host;
         List<AgentInterface> interfaces = new java.util.ArrayList<>();
-        interfaces.add(new AgentInterface("JSONRPC", PUBLIC_BASE + JSONRPC_PATH));
-        interfaces.add(new AgentInterface("HTTP+JSON", PUBLIC_BASE + REST_PATH));
+        interfaces.add(new AgentInterface("JSONRPC", base + JSONRPC_PATH));
+        interfaces.add(new AgentInterface("HTTP+JSON", base + REST_PATH));
         if (grpc) {
-            interfaces.add(new AgentInterface("GRPC", "agent.example:443"));
+            interfaces.add(new AgentInterface("GRPC", host + ":443"));
         }
         return AgentCard.builder()
                 .name("Echo agent (a2a-java)")
@@ -81,20 +86,23 @@ public final class EchoAgent {
         Integer port = null;
         Integer grpcPort = null;
         String config = null;
+        String host = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--grpc-port" -> grpcPort = Integer.parseInt(args[i + 1]);
                 case "--config" -> config = args[i + 1];
+                case "--host" -> host = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (port == null || config == null || !List.of("plain", "streaming", "extcard").contains(config)) {
-            System.err.println("usage: EchoAgent --port P [--grpc-port G] --config plain|streaming|extcard");
+        if (port == null || config == null || host == null
+                || !List.of("plain", "streaming", "extcard").contains(config)) {
+            System.err.println("usage: EchoAgent --port P [--grpc-port G] --config plain|streaming|extcard --host NAME");
             System.exit(2);
         }
 
-        AgentCard card = card(config, grpcPort != null);
+        AgentCard card = card(config, host, grpcPort != null);
         ExecutorService executor = Executors.newCachedThreadPool();
 
         // The SDK's in-memory wiring, as its CDI producers would assemble it.
