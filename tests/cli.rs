@@ -11,7 +11,7 @@ const CLEAN: &str = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Ver
 /// Fires `unpaired-message` (a warning) only.
 const WARNING_ONLY: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\n";
 /// Fires `body-not-json` (an error).
-const ERROR: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{oops}\n";
+const ERROR: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/a2a+json\n\n{oops}\n";
 
 fn a2alint() -> Command {
     let mut cmd = Command::cargo_bin("a2alint").unwrap();
@@ -95,7 +95,7 @@ fn concise_format_is_one_line_per_finding() {
         .assert()
         .code(1)
         .stdout(
-            "e.http:7:2: error[body-not-json] response body is declared `application/json` but is not valid JSON: key must be a string\n",
+            "e.http:7:2: error[body-not-json] response body is declared `application/a2a+json` but is not valid JSON: key must be a string\n",
         );
 }
 

@@ -61,7 +61,12 @@ impl Rule for StreamClosedEarly {
             );
             return;
         }
-        if !errors.is_empty() {
+        // An error ends the stream, well-formed or not (`rest-error-shape` judges its form).
+        let error_event = |e: &EventView<'_>| {
+            e.event.kind == Some("error")
+                || e.json.value().is_some_and(|j| j.get("error").is_some())
+        };
+        if !errors.is_empty() || response.events.iter().any(error_event) {
             return;
         }
         let kit_subscription =
