@@ -27,17 +27,57 @@ pub enum Command {
     /// keeping Content-Length right, and by bytes of the same length in pcap files.
     Redact(RedactArgs),
     /// List every rule with its group and default severity.
-    Rules,
+    Rules {
+        #[command(flatten)]
+        out: OutputArgs,
+    },
     /// Show the documentation of a rule.
     Explain {
         /// The rule id, for example `capture-syntax`.
         rule: String,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Merge the json, sarif, junit or gitlab reports of a sharded run (`check --shard K/N`)
+    /// into the report of the whole run.
+    Merge {
+        /// The shards' reports, all of one format.
+        #[arg(required = true, value_name = "REPORT")]
+        reports: Vec<PathBuf>,
+        #[command(flatten)]
+        out: OutputArgs,
     },
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
+        #[command(flatten)]
+        out: OutputArgs,
     },
+}
+
+/// Where output goes and how it looks: the same flags on every subcommand. Each one
+/// honours those that apply to what it prints (only `check` has a summary and a
+/// progress bar; only `check` and `inspect` colour their output) and accepts the rest.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Write the output to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// When to colour output; `auto` honours NO_COLOR, FORCE_COLOR and CLICOLOR_FORCE.
+    /// Output written to a file is never coloured.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Print the output only: no summary or progress on standard error, and no
+    /// per-file status lines from `redact`.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Never show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 #[derive(Debug, Args)]
@@ -54,9 +94,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
-    /// Write the report to this file instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 
     /// SARIF `automationDetails.id`: tells runs of different jobs apart in code scanning.
     #[arg(long, value_name = "CATEGORY")]
@@ -95,9 +134,32 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_ignores: bool,
 
+    /// The repository root that json, sarif, github, gitlab and junit paths, fingerprints
+    /// and baselines are relative to [default: the nearest directory upward holding
+    /// `.git`, else the configuration file's directory, else the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
     /// Report only findings that this baseline file does not hold.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+
+    /// Lint only shard K of N (`--shard 2/4`), for CI matrices: a stable share of the
+    /// files, picked by a hash of each path from the repository root. `a2alint merge`
+    /// joins the shards' reports. Run-level rules see only the shard's files.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::shard::Shard>,
+
+    /// What a shard keeps together: `file` (the even split) or `directory` (a
+    /// directory's captures in one shard, for run-level rules).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "UNIT",
+        default_value = "file",
+        requires = "shard"
+    )]
+    pub shard_by: crate::shard::ShardBy,
 
     /// Record today's findings in this baseline file, and exit 0.
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
@@ -108,25 +170,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "paths")]
     pub files_from: Option<PathBuf>,
 
-    /// Never show a progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
-
     /// Skip (with an error) capture files larger than this: 200M, 2G...
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = crate::walk::parse_size)]
     pub max_file_size: u64,
 
-    /// When to colour output; `auto` honours NO_COLOR and FORCE_COLOR.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-
     /// Number of files linted at once (default: one per CPU).
     #[arg(short = 'j', long)]
     pub threads: Option<usize>,
-
-    /// Print findings only: no summary.
-    #[arg(short, long)]
-    pub quiet: bool,
 
     /// The name reports give to a capture read from standard input.
     #[arg(long, default_value = "<stdin>")]
@@ -145,6 +195,9 @@ pub struct InspectArgs {
     /// The error table to read statuses against.
     #[arg(long, value_enum, default_value_t = Profile::Spec)]
     pub profile: Profile,
+
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -165,6 +218,9 @@ pub struct RedactArgs {
     /// Change nothing; show the lines that would change (credentials masked).
     #[arg(long)]
     pub diff: bool,
+
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -189,6 +245,9 @@ pub enum Format {
     Gitlab,
     /// JUnit XML: one test suite per file, one failing test case per finding.
     Junit,
+    /// A self-contained HTML page (use with `-o report.html`): findings by file, an
+    /// exchange explorer, errors by binding; works offline.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -18,7 +18,9 @@ pub struct Held {
     pub stale_baseline: usize,
 }
 
-/// A baseline file: the findings a team has accepted, by fingerprint.
+/// A baseline file: the findings a team has accepted, by fingerprint. Paths are from the
+/// repository root (absolute for files outside it), like fingerprints, so a baseline
+/// written in one directory holds in any other.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Baseline {
     version: u32,
@@ -56,13 +58,15 @@ impl Baseline {
         Ok(baseline)
     }
 
-    /// The baseline of every finding in `reports`.
-    pub fn of(reports: &[FileReport]) -> Baseline {
+    /// The baseline of every finding in `reports`, each file named by `repo_path` of
+    /// the path it is shown under.
+    pub fn of(reports: &[FileReport], repo_path: &dyn Fn(&str) -> String) -> Baseline {
         let findings: BTreeSet<BaselineEntry> = reports
             .iter()
             .flat_map(|r| {
-                r.diagnostics.iter().map(|d| BaselineEntry {
-                    path: r.path.clone(),
+                let path = repo_path(&r.path);
+                r.diagnostics.iter().map(move |d| BaselineEntry {
+                    path: path.clone(),
                     rule: d.rule.slug().to_string(),
                     fingerprint: d.fingerprint.clone(),
                     message: d.message.clone(),
@@ -86,12 +90,14 @@ impl Baseline {
     }
 }
 
-/// Applies configured ignores (unless `no_ignores`) and the baseline to `reports`.
+/// Applies configured ignores (unless `no_ignores`) and the baseline to `reports`; the
+/// baseline names files by `repo_path` of the paths they are shown under.
 pub fn apply(
     reports: &mut [FileReport],
     config: &Config,
     baseline: Option<&Baseline>,
     no_ignores: bool,
+    repo_path: &dyn Fn(&str) -> String,
 ) -> Held {
     let mut held = Held::default();
     let known: HashSet<(&str, &str)> = baseline
@@ -103,24 +109,26 @@ pub fn apply(
         })
         .unwrap_or_default();
     let mut matched: HashSet<(String, String)> = HashSet::new();
+    // Entries for files this run did not lint are not stale: `--files-from` lints a few.
+    let mut linted: HashSet<String> = HashSet::new();
     for report in reports.iter_mut() {
         held.suppressed += report.suppressed;
         let path = report.path.clone();
+        let key = repo_path(&path);
         report.diagnostics.retain(|d| {
             if !no_ignores && config.is_ignored(&path, d) {
                 held.suppressed += 1;
                 return false;
             }
-            if known.contains(&(path.as_str(), d.fingerprint.as_str())) {
+            if known.contains(&(key.as_str(), d.fingerprint.as_str())) {
                 held.baselined += 1;
-                matched.insert((path.clone(), d.fingerprint.clone()));
+                matched.insert((key.clone(), d.fingerprint.clone()));
                 return false;
             }
             true
         });
+        linted.insert(key);
     }
-    // Entries for files this run did not lint are not stale: `--files-from` lints a few.
-    let linted: HashSet<&str> = reports.iter().map(|r| r.path.as_str()).collect();
     if let Some(baseline) = baseline {
         held.stale_baseline = baseline
             .findings

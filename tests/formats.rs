@@ -187,7 +187,12 @@ fn sarif_snapshot() {
             None => line.to_string(),
         })
         .collect();
-    insta::assert_snapshot!("sarif", versionless(&elided.join("\n")));
+    // `%SRCROOT%` is this checkout's root as a file URI: where the crate sits here.
+    let root_uri = &parse(&text)["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"];
+    let root_uri = root_uri.as_str().unwrap();
+    assert!(root_uri.starts_with("file:///") && root_uri.ends_with('/'));
+    let elided = elided.join("\n").replace(root_uri, "[root]");
+    insta::assert_snapshot!("sarif", versionless(&elided));
     let rule = &text[open..close];
     let id = rule.find("\"id\": \"body-not-json\"").unwrap();
     let brace = rule[..id].rfind("{\n").unwrap();
@@ -290,6 +295,28 @@ fn sarif_results_point_into_the_repository() {
         &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!(artifact["uri"], "file:///elsewhere/x.http");
     assert!(artifact.get("uriBaseId").is_none());
+
+    // A relative path that leads out of the repository is absolute too.
+    let above = [report(
+        "../../elsewhere/y z.http",
+        vec![diagnostic(Severity::Error, "m", at(1, 1), at(1, 2))],
+    )];
+    let sarif = parse(&render(Format::Sarif, &above, &sub));
+    let artifact =
+        &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    let expected = root().join("../elsewhere/y z.http");
+    let expected = a2alint::repo_root::file_uri(
+        &a2alint::repo_root::repo_path(&expected.to_string_lossy(), root(), root()),
+        false,
+    );
+    assert_eq!(artifact["uri"], expected.as_str());
+    assert!(!expected.contains(".."), "{expected}");
+    assert!(artifact.get("uriBaseId").is_none());
+    // The base id says where the root is, as an absolute directory URI (§3.14.14).
+    assert_eq!(
+        sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+        a2alint::repo_root::file_uri(&root().to_string_lossy(), true).as_str()
+    );
 }
 
 #[test]

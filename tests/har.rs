@@ -77,7 +77,26 @@ fn har_files_give_the_findings_of_the_equivalent_http_capture() {
         ] {
             assert!(rules.contains(&rule), "{name}: {rules:?}");
         }
-        assert_eq!(findings(&har), findings(&http), "{name}");
+        // The same findings, but that the HAR entry of an unanswered request says why
+        // (its `_error`), which the `.http` twin cannot.
+        let noted = findings(&har);
+        assert!(
+            noted
+                .iter()
+                .any(|f| f.contains(" (the HAR entry's `_error`: ")),
+            "{name}: {noted:?}"
+        );
+        let without_note: Vec<String> = (noted.iter())
+            .map(
+                |f| match (f.find(" (the HAR entry's `_error`: "), f.find(") | ")) {
+                    (Some(start), Some(end)) if start < end => {
+                        format!("{}{}", &f[..start], &f[end + 1..])
+                    }
+                    _ => f.clone(),
+                },
+            )
+            .collect();
+        assert_eq!(without_note, findings(&http), "{name}");
         assert_eq!(har.exchanges, http.exchanges, "{name}");
     }
 }
@@ -385,4 +404,62 @@ fn directories_yield_har_files() {
         .map(|i| i.display_name().rsplit('/').next().unwrap().to_string())
         .collect();
     assert_eq!(names, ["a.http", "b.HAR", "d.har"]);
+}
+
+fn unpaired_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/unpaired-message")
+        .join(name)
+}
+
+/// A WebSocket upgrade, as Chrome, Firefox and mitmproxy record it (status 101; Chrome
+/// and mitmproxy add `_resourceType: "websocket"` and `_webSocketMessages`), is a
+/// completed exchange: its 101 is the answer, not an interim response before one. And a
+/// response with a real status is an answer even when the entry has an `_error` (Chrome's
+/// `net::ERR_ABORTED` for a body the page cancelled).
+#[test]
+fn websocket_upgrades_and_aborted_bodies_are_answered() {
+    for (name, statuses) in [
+        ("ok-har-chrome-websocket-upgrade.har", &[101, 200][..]),
+        ("ok-har-firefox-websocket-upgrade.har", &[101, 200]),
+        ("ok-har-mitmproxy-websocket-upgrade.har", &[101, 200]),
+        ("ok-har-chrome-aborted-stream-with-status.har", &[200]),
+    ] {
+        let path = unpaired_fixture(name);
+        let report = lint_file(&path);
+        assert_eq!(report.exchanges, statuses.len(), "{name}");
+        assert!(
+            !fired(&report).contains(&"unpaired-message"),
+            "{name}: {:?}",
+            findings(&report)
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        let rows = a2alint::inspect::inspect_source(name, &bytes, Default::default());
+        let seen: Vec<_> = rows.iter().filter_map(|r| r.status).collect();
+        assert_eq!(seen, statuses, "{name}");
+    }
+}
+
+/// Status 0 with an `_error` is still a request nobody answered, and the finding says
+/// what the recorder saw.
+#[test]
+fn an_entry_with_no_status_is_unanswered_and_says_why() {
+    for (name, why) in [
+        (
+            "bad-har-chrome-connection-refused.har",
+            "net::ERR_CONNECTION_REFUSED",
+        ),
+        ("bad-har-mitmproxy-flow-killed.har", "Connection killed."),
+    ] {
+        let report = lint_file(&unpaired_fixture(name));
+        let unpaired = find(&report, "unpaired-message");
+        assert_eq!(unpaired.exchange, Some(0), "{name}");
+        assert!(
+            unpaired
+                .message
+                .ends_with(&format!("(the HAR entry's `_error`: {why})")),
+            "{name}: {}",
+            unpaired.message
+        );
+    }
 }

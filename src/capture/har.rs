@@ -44,6 +44,9 @@ pub struct EntryText<'t> {
     pub text: &'t [u8],
     /// The bodies marked `encoding: base64` that are not base64.
     pub bad_base64: &'t [Side],
+    /// Why the entry's response never came, as the recorder says it (Chrome's and
+    /// mitmproxy's `_error` on a status 0 entry: `net::ERR_CONNECTION_REFUSED`).
+    pub failure: Option<&'t str>,
 }
 
 /// What reading a HAR log entry by entry found besides the entries.
@@ -125,6 +128,7 @@ pub fn for_each_entry(bytes: &[u8], each: &mut dyn FnMut(EntryText<'_>)) -> HarL
             index: log.entries,
             text: &text,
             bad_base64: &bad_base64,
+            failure: entry.response.as_ref().and_then(|r| r.failure()),
         });
         log.entries += 1;
     };
@@ -307,18 +311,44 @@ mod tests {
         let har = r#"{"log": {"entries": [
             {"request": {"method": "GET", "url": "http://a/1"}},
             {"request": {"method": "GET", "url": "http://a/2"}, "response": {"status": 0, "_error": null}},
-            {"request": {"method": "GET", "url": "http://a/3"}, "response": {"status": 200, "_error": "net::ERR_FAILED"}},
+            {"request": {"method": "GET", "url": "http://a/3"}, "response": {"status": 200, "_error": "net::ERR_ABORTED"}},
+            {"request": {"method": "GET", "url": "http://a/ws"}, "response": {"status": 101, "_error": null}},
             {"request": {"method": "get", "url": "/4 5"}, "response": {"status": "204", "statusText": "Não"}}]}}"#;
         let capture = read_har(har.as_bytes());
         let text = String::from_utf8(capture.wire).unwrap();
-        // Only the last entry's response was received.
-        assert_eq!(text.matches("HTTP/1.1 2").count(), 1, "{text}");
+        // A real status is a response received, `_error` or not (the body was cut
+        // short); 101 too. Status 0 is none.
+        assert_eq!(text.matches("HTTP/1.1 2").count(), 2, "{text}");
+        assert_eq!(text.matches("HTTP/1.1 101 ").count(), 1, "{text}");
         assert!(
             text.ends_with("GET /4%205 HTTP/1.1\r\n\r\n\r\nHTTP/1.1 204 N?o\r\n\r\n\r\n"),
             "{text}"
         );
-        assert_eq!(capture.entry_starts.len(), 4);
-        assert_eq!(&text[capture.entry_starts[3]..][..4], "GET ");
+        assert_eq!(capture.entry_starts.len(), 5);
+        assert_eq!(&text[capture.entry_starts[4]..][..4], "GET ");
+    }
+
+    #[test]
+    fn the_error_of_an_entry_with_no_response_is_kept() {
+        let har = r#"{"log": {"entries": [
+            {"request": {"method": "GET", "url": "http://a/1"}, "response": {"status": 0, "_error": "net::ERR_CONNECTION_REFUSED"}},
+            {"request": {"method": "GET", "url": "http://a/2"}, "response": {"status": 200, "_error": "net::ERR_ABORTED"}},
+            {"request": {"method": "GET", "url": "http://a/3"}, "response": {"status": 0, "_error": {"code": 7}}},
+            {"request": {"method": "GET", "url": "http://a/4"}, "response": {"status": 0, "_error": null}}]}}"#;
+        let mut failures = Vec::new();
+        let log = for_each_entry(har.as_bytes(), &mut |entry| {
+            failures.push(entry.failure.map(str::to_string));
+        });
+        assert!(log.not_har.is_none(), "{:?}", log.not_har);
+        assert_eq!(
+            failures,
+            [
+                Some("net::ERR_CONNECTION_REFUSED".to_string()),
+                None,
+                None,
+                None
+            ]
+        );
     }
 
     #[test]

@@ -347,8 +347,11 @@ impl<'s> HttpReader<'s> {
                 }
                 self.pending = Some(message);
             }
+            // 101 Switching Protocols ends the HTTP exchange: the connection speaks the
+            // protocol it switched to from the empty line after it on (RFC 9110 §15.2.2),
+            // so it is the final answer, not an interim one.
             StartLine::Response { status, .. }
-                if (100..200).contains(&status) && self.pending.is_some() =>
+                if (100..200).contains(&status) && status != 101 && self.pending.is_some() =>
             {
                 self.interim.push(message);
             }

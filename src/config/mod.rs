@@ -47,6 +47,12 @@ impl Config {
             .expect("the empty configuration is valid")
     }
 
+    /// The directory globs are relative to: the configuration file's, or the current
+    /// directory's when there is none.
+    pub fn dir(&self) -> &Path {
+        &self.root
+    }
+
     /// Reads `path`, whose globs are relative to its directory.
     pub fn read(path: &Path, cwd: &Path) -> Result<Config, ConfigError> {
         let file = load(path)?;

@@ -4,19 +4,20 @@
 mod advice;
 mod name;
 mod render;
+mod visit;
 
 pub use advice::{Advice, Answer, advise, advise_answer};
-pub use render::{write_json, write_table};
+pub(crate) use render::{MATRIX_BINDINGS, delay_note, error_cell, matrix, place_cell, status_cell};
+pub use render::{Style, write_json, write_table, write_table_styled};
+pub use visit::{ErrorDetail, Visited, visit_source};
 
 use name::{name_of, retry_delay};
 
 use serde::Serialize;
 
-use crate::capture::wire::{is_pcap, read_pcap};
-use crate::capture::{Ending, Exchange, HttpReader, for_each_entry, is_har};
+use crate::capture::{Ending, Exchange};
 use crate::classify::{Binding, GrpcStatusView, Payloads, Sends, classify};
 use crate::profile::Profile;
-use crate::source::LineIndex;
 
 /// One exchange, as `inspect` shows it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -57,45 +58,9 @@ pub struct Row {
 /// The rows of one capture: a `.http` file, or a HAR file read entry by entry as the text
 /// each entry describes, as `check` reads it (rows then name entries rather than lines).
 pub fn inspect_source(path: &str, bytes: &[u8], profile: Profile) -> Vec<Row> {
-    if is_har(path, bytes) {
-        let mut rows = Vec::new();
-        for_each_entry(bytes, &mut |entry| {
-            rows.extend(HttpReader::new(entry.text).map(|exchange| {
-                let place = Place {
-                    entry: Some(entry.index),
-                    ..Place::default()
-                };
-                row_of(path, &exchange, profile, place)
-            }));
-        });
-        return rows;
-    }
-    if is_pcap(bytes) {
-        let mut rows = Vec::new();
-        read_pcap(bytes, &mut |wire| {
-            let place = Place {
-                frame: wire.origins.first().map(|o| o.frame),
-                stream: wire.stream,
-                ..Place::default()
-            };
-            match wire.http2_exchange() {
-                Some(exchange) => rows.push(row_of(path, &exchange, profile, place)),
-                None => rows
-                    .extend(HttpReader::new(&wire.text).map(|e| row_of(path, &e, profile, place))),
-            }
-        });
-        return rows;
-    }
-    let index = LineIndex::new(bytes);
-    HttpReader::new(bytes)
-        .map(|exchange| {
-            let place = Place {
-                line: Some(index.line_col(bytes, exchange.start()).line),
-                ..Place::default()
-            };
-            row_of(path, &exchange, profile, place)
-        })
-        .collect()
+    let mut rows = Vec::new();
+    visit_source(path, bytes, profile, &mut |visited| rows.push(visited.row));
+    rows
 }
 
 /// Where a row's exchange is in its file, in the terms of the file's format.

@@ -3,13 +3,15 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use owo_colors::OwoColorize;
+
 use crate::inspect::{Advice, Row};
 
 /// The bindings the matrix gives a column of their own; any other counts under OTHER.
-const MATRIX_BINDINGS: [&str; 3] = ["JSON-RPC", "HTTP+JSON", "gRPC"];
+pub(crate) const MATRIX_BINDINGS: [&str; 3] = ["JSON-RPC", "HTTP+JSON", "gRPC"];
 
 /// Errors by name, then by binding, for the summary matrix.
-fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
+pub(crate) fn matrix(rows: &[Row]) -> BTreeMap<&str, BTreeMap<&'static str, usize>> {
     let mut matrix: BTreeMap<&str, BTreeMap<&'static str, usize>> = BTreeMap::new();
     for row in rows {
         if let Some(error) = &row.error {
@@ -65,7 +67,7 @@ impl Layout {
 
 /// Where the exchange is: its line, `#entry` in a HAR file, `f<frame>` or
 /// `f<frame>/s<stream>` in a pcap.
-fn place_cell(row: &Row) -> String {
+pub(crate) fn place_cell(row: &Row) -> String {
     match (row.line, row.entry, row.frame) {
         (Some(line), _, _) => line.to_string(),
         (None, Some(entry), _) => format!("#{entry}"),
@@ -79,7 +81,7 @@ fn place_cell(row: &Row) -> String {
 
 /// The HTTP status; over gRPC, `grpc-status` by name and number (`NOT_FOUND (5)`,
 /// `OK (0)`), since a gRPC call's HTTP status is 200 whatever its outcome (A2A §10.6).
-fn status_cell(row: &Row) -> String {
+pub(crate) fn status_cell(row: &Row) -> String {
     match (row.grpc_status, row.grpc_status_name) {
         (Some(code), Some(name)) => format!("{name} ({code})"),
         (Some(code), None) => code.to_string(),
@@ -89,7 +91,7 @@ fn status_cell(row: &Row) -> String {
     }
 }
 
-fn error_cell(row: &Row) -> &str {
+pub(crate) fn error_cell(row: &Row) -> &str {
     row.reason
         .as_ref()
         .or(row.error.as_ref())
@@ -97,7 +99,7 @@ fn error_cell(row: &Row) -> &str {
 }
 
 /// The delay the server asks for: `Retry-After`, RetryInfo's `retryDelay`, or both.
-fn delay_note(row: &Row) -> String {
+pub(crate) fn delay_note(row: &Row) -> String {
     let parts: Vec<String> = [
         row.retry_after
             .as_ref()
@@ -116,6 +118,39 @@ fn delay_note(row: &Row) -> String {
 /// One heading per file, then a row per exchange (place, binding, operation, status,
 /// error reason or name) and, under it, what a client should do next; 100 columns wide.
 pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+    write_table_styled(rows, Style::Plain, out)
+}
+
+/// How the table looks: plain text, or with a few colours (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    /// Bold file names and headings, the error column in red and the advice dimmed;
+    /// the text and its alignment are the plain table's.
+    Color,
+}
+
+impl Style {
+    /// `text`, already padded, in this style's colour for it.
+    fn paint(self, text: String, how: Paint) -> String {
+        match (self, how) {
+            (Style::Plain, _) => text,
+            (Style::Color, Paint::Heading) => text.bold().to_string(),
+            (Style::Color, Paint::Error) => text.red().to_string(),
+            (Style::Color, Paint::Advice) => text.dimmed().to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Paint {
+    Heading,
+    Error,
+    Advice,
+}
+
+/// [`write_table`] in a [`Style`].
+pub fn write_table_styled(rows: &[Row], style: Style, out: &mut dyn Write) -> io::Result<()> {
     for (i, file) in rows.chunk_by(|a, b| a.path == b.path).enumerate() {
         if i > 0 {
             writeln!(out)?;
@@ -127,21 +162,24 @@ pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
             status: sw,
             error: ew,
         } = layout;
-        writeln!(out, "{}", file[0].path)?;
-        writeln!(
-            out,
+        writeln!(out, "{}", style.paint(file[0].path.clone(), Paint::Heading))?;
+        let heading = format!(
             "{:>pw$} {:<BINDING$} {:<ow$} {:>sw$}  ERROR",
             "LINE", "BINDING", "OPERATION", "STATUS"
-        )?;
+        );
+        writeln!(out, "{}", style.paint(heading, Paint::Heading))?;
         for row in file {
+            let error = match error_cell(row) {
+                "-" => "-".to_string(),
+                error => style.paint(clip(error, ew), Paint::Error),
+            };
             writeln!(
                 out,
-                "{:>pw$} {:<BINDING$} {:<ow$} {:>sw$}  {}",
+                "{:>pw$} {:<BINDING$} {:<ow$} {:>sw$}  {error}",
                 place_cell(row),
                 row.binding,
                 clip(row.operation.unwrap_or("-"), ow),
                 status_cell(row),
-                clip(error_cell(row), ew)
             )?;
             if row.advice != Advice::Proceed {
                 let advice = match row.binding {
@@ -149,25 +187,25 @@ pub fn write_table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
                     _ => row.advice.describe(),
                 };
                 let line = format!("{:>pw$} -> {advice}{}", "", delay_note(row));
-                writeln!(out, "{}", clip(&line, WIDTH))?;
+                writeln!(out, "{}", style.paint(clip(&line, WIDTH), Paint::Advice))?;
             }
         }
     }
-    write_matrix(rows, out)
+    write_matrix(rows, style, out)
 }
 
 /// The errors by binding: a column for each binding of A2A, one for the rest.
-fn write_matrix(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+fn write_matrix(rows: &[Row], style: Style, out: &mut dyn Write) -> io::Result<()> {
     let matrix = matrix(rows);
     if matrix.is_empty() {
         return writeln!(out, "\nNo errors in {} exchanges.", rows.len());
     }
     let [rpc, rest, grpc] = MATRIX_BINDINGS;
-    writeln!(
-        out,
-        "\n{:<40} {rpc:>9} {rest:>10} {grpc:>5} {:>6}",
+    let heading = format!(
+        "{:<40} {rpc:>9} {rest:>10} {grpc:>5} {:>6}",
         "ERRORS BY BINDING", "OTHER"
-    )?;
+    );
+    writeln!(out, "\n{}", style.paint(heading, Paint::Heading))?;
     for (error, by_binding) in &matrix {
         let count = |b: &str| by_binding.get(b).copied().unwrap_or(0);
         let other: usize = (by_binding.iter())

@@ -126,6 +126,12 @@ impl<'r> FileLint<'r> {
             self.card_facts(&view, &errors, exchange, unit, &mut directives);
         }
         drop(errors);
+        if let Unit::Har(entry) = unit
+            && let Some(why) = entry.failure
+            && exchange.response.is_none()
+        {
+            note_failure(&mut self.findings, why);
+        }
         self.findings.extend(extra);
         // Built only for an exchange with something to report: clean traffic never pays.
         let anchor_cell = std::cell::OnceCell::new();
@@ -334,5 +340,17 @@ fn anchor_of(exchange: &Exchange<'_>, unit: Unit<'_>) -> Anchor {
             Unit::File | Unit::Wire(_) | Unit::Connection(_) => exchange.index,
         },
         key,
+    }
+}
+
+/// Says in an unanswered HAR entry's `unpaired-message` why the recorder saw no answer
+/// (its `_error`), so the reader can tell a refused connection from a lost response.
+fn note_failure(findings: &mut [Finding], why: &str) {
+    let why: String = why.chars().filter(|c| !c.is_control()).take(200).collect();
+    for finding in findings
+        .iter_mut()
+        .filter(|f| f.rule == rules::RuleId::UnpairedMessage)
+    {
+        finding.message = format!("{} (the HAR entry's `_error`: {why})", finding.message);
     }
 }

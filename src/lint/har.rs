@@ -10,7 +10,8 @@ use crate::resolve::{Diagnostic, Resolver, har_file_span};
 use crate::rules::RuleId;
 
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
-    let mut lint = FileLint::new(path, options, Resolver::for_har(path, har), defer);
+    let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
+    let mut lint = FileLint::new(path, options, resolver, defer);
     let log = for_each_entry(har, &mut |written| {
         let mut reader = HttpReader::new(written.text);
         for mut exchange in reader.by_ref() {
@@ -26,7 +27,12 @@ pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -
 
 /// Resolves findings about a HAR file's entries again, reading it entry by entry: each
 /// finding is placed when the entry it is about (its anchor's) comes by.
-pub(super) fn resolve_pending(path: &str, har: &[u8], findings: &[&Finding]) -> Vec<Diagnostic> {
+pub(super) fn resolve_pending(
+    path: &str,
+    identity: &str,
+    har: &[u8],
+    findings: &[&Finding],
+) -> Vec<Diagnostic> {
     let entry_of = |i: usize| {
         findings[i]
             .exchange
@@ -36,7 +42,7 @@ pub(super) fn resolve_pending(path: &str, har: &[u8], findings: &[&Finding]) -> 
     // Findings in entry order, met by one walk through the entries.
     let mut order: Vec<usize> = (0..findings.len()).collect();
     order.sort_by_key(|&i| entry_of(i));
-    let mut resolver = Resolver::for_har(path, har);
+    let mut resolver = Resolver::for_har(path, har).identified_as(identity);
     let mut resolved: Vec<Option<Diagnostic>> = vec![None; findings.len()];
     let mut next = 0;
     for_each_entry(har, &mut |written| {
@@ -51,7 +57,7 @@ pub(super) fn resolve_pending(path: &str, har: &[u8], findings: &[&Finding]) -> 
     });
     // An entry no longer there (the file changed since) leaves its finding at the start
     // of the file: a resolver in no entry places it there.
-    let mut nowhere = Resolver::for_har(path, har);
+    let mut nowhere = Resolver::for_har(path, har).identified_as(identity);
     (resolved.into_iter().zip(findings))
         .map(|(diagnostic, finding)| {
             diagnostic.unwrap_or_else(|| nowhere.resolve_one(finding, None))

@@ -48,6 +48,16 @@ pub struct Options {
     pub no_ignores: bool,
     /// How success responses' payloads are decoded (hollow unless a test asks otherwise).
     pub payloads: Payloads,
+    /// The file's path from the repository root, which fingerprints hash
+    /// ([`crate::repo_root::repo_path`]); `None`: the path it is shown under.
+    pub repo_path: Option<String>,
+}
+
+impl Options {
+    /// What fingerprints hash as the file shown as `path`.
+    pub(crate) fn identity<'a>(&'a self, path: &'a str) -> &'a str {
+        self.repo_path.as_deref().unwrap_or(path)
+    }
 }
 
 /// Lints the capture `bytes`, shown as `path`. Exchanges are read, checked and resolved
@@ -70,7 +80,8 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
     if is_pcap(bytes) {
         return pcap::lint_pcap(path, bytes, options);
     }
-    let mut lint = FileLint::new(path, options, Resolver::new(path, bytes), defer);
+    let resolver = Resolver::new(path, bytes).identified_as(options.identity(path));
+    let mut lint = FileLint::new(path, options, resolver, defer);
     let mut reader = HttpReader::new(bytes);
     for exchange in reader.by_ref() {
         lint.exchange(bytes, &exchange, Unit::File, Vec::new());
@@ -80,12 +91,18 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
 }
 
 /// Resolves findings that [`lint_source_deferring`] left pending, on the same bytes:
-/// exactly the diagnostics linting would have made of them.
-pub fn resolve_pending(path: &str, bytes: &[u8], findings: &[&Finding]) -> Vec<Diagnostic> {
+/// exactly the diagnostics linting would have made of them, when `identity` is what
+/// [`Options::repo_path`] was (the path itself when it was `None`).
+pub fn resolve_pending(
+    path: &str,
+    identity: &str,
+    bytes: &[u8],
+    findings: &[&Finding],
+) -> Vec<Diagnostic> {
     if is_har(path, bytes) {
-        return har::resolve_pending(path, bytes, findings);
+        return har::resolve_pending(path, identity, bytes, findings);
     }
-    let mut resolver = Resolver::new(path, bytes);
+    let mut resolver = Resolver::new(path, bytes).identified_as(identity);
     (findings.iter())
         .map(|f| resolver.resolve_one(f, None))
         .collect()

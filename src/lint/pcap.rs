@@ -10,7 +10,8 @@ use crate::resolve::Resolver;
 pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileReport {
     // Answers are resolved at once: finding a pcap exchange again would mean reading
     // the whole file again.
-    let mut lint = FileLint::new(path, options, Resolver::for_wire(path, file), false);
+    let resolver = Resolver::for_wire(path, file).identified_as(options.identity(path));
+    let mut lint = FileLint::new(path, options, resolver, false);
     let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
         Some(http2) => {
             lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new());

@@ -79,8 +79,14 @@ pub enum Mode {
 }
 
 /// Redacts `inputs`; returns how many files changed (or would), and the files that
-/// could not be read or written.
-pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usize, Vec<String>)> {
+/// could not be read or written. `quiet` leaves out the line per file that says what was
+/// (or would be) redacted; a diff and a redacted standard input are written still.
+pub fn run(
+    inputs: &[Input],
+    mode: Mode,
+    quiet: bool,
+    out: &mut dyn Write,
+) -> io::Result<(usize, Vec<String>)> {
     let mut changed = 0;
     let mut errors = Vec::new();
     for input in inputs {
@@ -101,6 +107,7 @@ pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usi
         };
         changed += 1;
         match (mode, input) {
+            (Mode::Check, _) if quiet => {}
             (Mode::Check, _) => writeln!(
                 out,
                 "{}: would redact {} credential(s)",
@@ -120,6 +127,7 @@ pub fn run(inputs: &[Input], mode: Mode, out: &mut dyn Write) -> io::Result<(usi
             )?,
             (Mode::Write, Input::File { path, .. }) => {
                 match write_atomically(path, &redaction.redacted) {
+                    Ok(()) if quiet => {}
                     Ok(()) => writeln!(
                         out,
                         "{}: redacted {} credential(s)",

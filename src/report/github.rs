@@ -5,10 +5,10 @@
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
+use crate::repo_root;
 use crate::report::Context;
 use crate::resolve::Diagnostic;
 
@@ -168,49 +168,15 @@ fn cell(text: &str) -> String {
         .replace(['\r', '\n'], " ")
 }
 
-// Paths as CI sees them, shared with `sarif` and `gitlab`: annotations, Code Quality and
-// code scanning resolve paths against the checkout root, not the directory a2alint ran in
-// (a `working-directory:` step, say).
+// Paths as CI sees them, shared with `sarif`, `gitlab`, `junit` and `json`: annotations,
+// Code Quality and code scanning resolve paths against the checkout root, not the
+// directory a2alint ran in (a `working-directory:` step, say); see `crate::repo_root`.
 
-/// `path` (relative to `context.base_dir`, or absolute) relative to the repository root,
-/// with `/` separators; `None` when there is no root or the file is outside it.
-pub(super) fn repo_path(path: &str, context: &Context) -> Option<String> {
-    let root = context.repo_root.as_ref()?;
-    let path = Path::new(path);
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else if context.base_dir.is_absolute() {
-        context.base_dir.join(path)
-    } else {
-        return None;
-    };
-    let relative = normalize(&absolute)
-        .strip_prefix(normalize(root))
-        .ok()?
-        .to_path_buf();
-    let parts: Vec<_> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect();
-    (!parts.is_empty()).then(|| parts.join("/"))
-}
-
-/// The path shown to CI tools: repository-relative when possible, else as reported.
+/// The path shown to CI tools: repository-relative when possible, absolute for a file
+/// outside the repository, else as reported; always with `/` separators.
 pub(super) fn display_path(path: &str, context: &Context) -> String {
-    repo_path(path, context).unwrap_or_else(|| path.to_string())
-}
-
-/// Removes `.` and resolves `..` without touching the file system (the file may be stdin).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
+    match &context.repo_root {
+        Some(root) => repo_root::locate(path, &context.base_dir, root).path,
+        None => repo_root::slashed(path),
     }
-    out
 }

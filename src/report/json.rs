@@ -10,7 +10,7 @@
 //!   "tool": { "name": "a2alint", "version": "0.1.0" },
 //!   "files": [ { "path": string, "exchanges": int } ],   // every file checked, clean ones too
 //!   "diagnostics": [ {
-//!     "path": string,                 // as given or found, like `concise` shows it
+//!     "path": string,                 // from the repository root (absolute outside it)
 //!     "rule": string,                 // the rule's slug, e.g. "body-not-json"
 //!     "severity": "error" | "warning" | "info",
 //!     "message": string,
@@ -56,6 +56,7 @@ use serde::Serialize;
 
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::report::github::display_path;
 use crate::resolve::Location;
 use crate::source::LineCol;
 
@@ -64,6 +65,12 @@ const VERSION: u32 = 1;
 
 pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     let s = &context.summary;
+    // Paths as the CI formats give them: from the repository root, so a document reads
+    // the same whatever directory a2alint ran in.
+    let paths: Vec<String> = reports
+        .iter()
+        .map(|r| display_path(&r.path, context))
+        .collect();
     let document = Document {
         version: VERSION,
         tool: Tool {
@@ -72,16 +79,18 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
         },
         files: reports
             .iter()
-            .map(|r| File {
-                path: &r.path,
+            .zip(&paths)
+            .map(|(r, path)| File {
+                path,
                 exchanges: r.exchanges,
             })
             .collect(),
         diagnostics: reports
             .iter()
-            .flat_map(|r| r.diagnostics.iter().map(move |d| (r, d)))
-            .map(|(r, d)| JsonDiagnostic {
-                path: &r.path,
+            .zip(&paths)
+            .flat_map(|(r, path)| r.diagnostics.iter().map(move |d| (path, d)))
+            .map(|(path, d)| JsonDiagnostic {
+                path,
                 rule: d.rule.slug(),
                 severity: d.severity.as_str(),
                 message: &d.message,

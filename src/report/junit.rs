@@ -10,8 +10,10 @@ use std::io::{self, Write};
 
 use crate::lint::FileReport;
 use crate::report::Context;
+use crate::report::github::display_path;
 
-pub fn write(reports: &[FileReport], _context: &Context, out: &mut dyn Write) -> io::Result<()> {
+/// Files are named from the repository root, as in the other CI formats.
+pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     // A clean file still counts one (passing) test, so the report is never empty.
     let tests: usize = reports.iter().map(|r| r.diagnostics.len().max(1)).sum();
     let failures: usize = reports.iter().map(|r| r.diagnostics.len()).sum();
@@ -21,7 +23,8 @@ pub fn write(reports: &[FileReport], _context: &Context, out: &mut dyn Write) ->
         r#"<testsuites name="a2alint" tests="{tests}" failures="{failures}">"#
     )?;
     for report in reports {
-        let path = attribute(&report.path);
+        let shown = display_path(&report.path, context);
+        let path = attribute(&shown);
         let count = report.diagnostics.len();
         writeln!(
             out,
@@ -46,7 +49,7 @@ pub fn write(reports: &[FileReport], _context: &Context, out: &mut dyn Write) ->
             }
             let mut body = format!(
                 "{}:{}:{}: {}[{}] {}",
-                report.path, at.line, at.column, d.severity, d.rule, d.message
+                shown, at.line, at.column, d.severity, d.rule, d.message
             );
             if let Some(help) = &d.help {
                 body.push_str(&format!("\nhelp: {help}"));

@@ -3,6 +3,7 @@
 mod concise;
 mod github;
 mod gitlab;
+mod html;
 mod human;
 mod json;
 mod junit;
@@ -10,6 +11,7 @@ mod sarif;
 mod sarif_location;
 mod summary;
 
+pub use html::{Captures, HtmlReport};
 pub use summary::{Summary, write_summary};
 
 use std::io::{self, IsTerminal, Write};
@@ -27,12 +29,15 @@ pub struct Context {
     pub summary: Summary,
     /// SARIF `automationDetails.id`.
     pub sarif_category: Option<String>,
-    /// The directory report paths are relative to (the current directory).
+    /// The directory the paths in reports are relative to (the current directory).
     pub base_dir: PathBuf,
-    /// The repository root that SARIF URIs are relative to, when there is one.
+    /// The repository root (see [`crate::repo_root::discover`]) that the machine formats
+    /// (json, sarif, github, gitlab, junit) give paths from; `None`: paths as reported.
     pub repo_root: Option<PathBuf>,
     /// GitHub's `$GITHUB_STEP_SUMMARY` file, for the `github` format's Markdown table.
     pub github_step_summary: Option<PathBuf>,
+    /// For the `html` format's exchange explorer: the captures read again.
+    pub captures: Captures,
 }
 
 /// Writes every report's diagnostics, in order, in `format`.
@@ -50,6 +55,7 @@ pub fn write(
         Format::Github => github::write(reports, context, out),
         Format::Gitlab => gitlab::write(reports, context, out),
         Format::Junit => junit::write(reports, context, out),
+        Format::Html => html::write(reports, context, out),
     }
 }
 

@@ -4,15 +4,15 @@
 //! and zizmor do; linter-conventions §3.5). What GitHub reads and why each field is here:
 //! linter-conventions §3.2; the document validates against the OASIS schema in the tests.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::Path;
 
 use serde::Serialize;
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
+use crate::repo_root::{self, Located, encode_uri, file_uri};
 use crate::report::Context;
-use crate::report::github::repo_path;
 use crate::report::gitlab::{identity, occurrences};
 use crate::report::sarif_location::{ArtifactLocation, SarifLocation, location};
 use crate::resolve::Diagnostic;
@@ -23,6 +23,8 @@ const SCHEMA: &str =
 /// GitHub shows at most 1024 characters of a rule's full description (§3.2).
 const MAX_DESCRIPTION: usize = 1024;
 const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+/// The base id of repository-relative artifact URIs, as GitHub's docs name it.
+const SRCROOT: &str = "%SRCROOT%";
 
 pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
     let mut results = Vec::new();
@@ -56,6 +58,7 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
                     format!("{c}/")
                 },
             }),
+            original_uri_base_ids: original_uri_base_ids(context),
             // Required by SARIF §3.14.27 for text results; our columns count scalar values.
             column_kind: "unicodeCodePoints",
             results,
@@ -66,33 +69,44 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
 }
 
 /// A repository-relative URI with `%SRCROOT%` (GitHub relativises against the checkout;
-/// absolute paths break relocation, §2 item 6); a `file://` URI only for absolute paths
-/// outside the repository.
+/// absolute paths break relocation, §2 item 6); a `file://` URI for files outside the
+/// repository (absolute then, whatever directory a2alint ran in).
 fn artifact_location(path: &str, context: &Context) -> ArtifactLocation {
-    let (uri, uri_base_id) = match repo_path(path, context) {
-        Some(relative) => (encode_uri(&relative), Some("%SRCROOT%")),
-        None if Path::new(path).is_absolute() => {
-            let slashed = path.replace('\\', "/");
-            let rooted = format!("/{}", slashed.trim_start_matches('/'));
-            (format!("file://{}", encode_uri(&rooted)), None)
-        }
-        None => (encode_uri(&path.replace('\\', "/")), Some("%SRCROOT%")),
+    let located = match &context.repo_root {
+        Some(root) => repo_root::locate(path, &context.base_dir, root),
+        None => Located {
+            path: repo_root::slashed(path),
+            inside: false,
+        },
+    };
+    let (uri, uri_base_id) = if located.inside {
+        (encode_uri(&located.path), Some(SRCROOT))
+    } else if is_absolute(&located.path) {
+        (file_uri(&located.path, false), None)
+    } else {
+        // Relative, with nothing to place it against: as given, from the root.
+        (encode_uri(&located.path), Some(SRCROOT))
     };
     ArtifactLocation { uri, uri_base_id }
 }
 
-/// Percent-encodes everything but unreserved characters and `/`, so names with spaces,
-/// `#`, `%` or `:` stay one relative path and never read as a scheme or fragment.
-fn encode_uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+/// `/...`, or `C:/...` (absolute on Windows, though not to `Path` elsewhere).
+fn is_absolute(slashed: &str) -> bool {
+    let bytes = slashed.as_bytes();
+    bytes.first() == Some(&b'/')
+        || (bytes.len() >= 3
+            && bytes[0].is_ascii_alphabetic()
+            && bytes[1] == b':'
+            && bytes[2] == b'/')
+}
+
+/// `%SRCROOT%` as the repository root's `file://` URI (SARIF §3.14.14), for viewers that
+/// open results locally; GitHub's upload ignores it (github/codeql-action#2215), which is
+/// why the artifact URIs themselves are already repository-relative.
+fn original_uri_base_ids(context: &Context) -> Option<BTreeMap<&'static str, BaseUri>> {
+    let root = context.repo_root.as_ref().filter(|r| r.is_absolute())?;
+    let uri = file_uri(&root.to_string_lossy(), true);
+    Some(BTreeMap::from([(SRCROOT, BaseUri { uri })]))
 }
 
 fn result(d: &Diagnostic, occurrence: usize, artifact: &ArtifactLocation) -> SarifResult {
@@ -248,6 +262,8 @@ struct Run {
     tool: Tool,
     #[serde(skip_serializing_if = "Option::is_none")]
     automation_details: Option<AutomationDetails>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original_uri_base_ids: Option<BTreeMap<&'static str, BaseUri>>,
     column_kind: &'static str,
     results: Vec<SarifResult>,
 }
@@ -271,6 +287,12 @@ struct Driver {
 #[derive(Serialize)]
 struct AutomationDetails {
     id: String,
+}
+
+/// An `artifactLocation` for a base id (§3.4): an absolute URI, ending in `/`.
+#[derive(Serialize)]
+struct BaseUri {
+    uri: String,
 }
 
 #[derive(Serialize)]

@@ -1,6 +1,7 @@
 //! Fingerprints: a finding's logical identity (rule, file, exchange, JSON member,
 //! occurrence) hashed, so that baselines, SARIF and GitLab can follow a finding when lines
-//! move and unrelated exchanges come and go.
+//! move and unrelated exchanges come and go. The file is its path from the repository
+//! root (`crate::repo_root`), so the identity is the same from every directory.
 
 /// A stable 64-bit FNV-1a hash of `parts`, in hex. Stable across runs, platforms and
 /// a2alint versions, unlike the standard library's hasher.

@@ -80,6 +80,8 @@ pub struct FramePlace {
 /// Resolves the findings of one capture file as they come.
 pub struct Resolver<'r> {
     path: &'r str,
+    /// What fingerprints hash as the file: its path from the repository root.
+    identity: &'r str,
     bytes: &'r [u8],
     /// Built at the first finding: clean files never pay for it.
     file_index: Option<LineIndex>,
@@ -94,6 +96,7 @@ impl<'r> Resolver<'r> {
     pub fn new(path: &'r str, bytes: &'r [u8]) -> Self {
         Resolver {
             path,
+            identity: path,
             bytes,
             file_index: None,
             diagnostics: Vec::new(),
@@ -110,6 +113,13 @@ impl<'r> Resolver<'r> {
             wire: Some(WireMap::new(path, file)),
             ..Resolver::new(path, file)
         }
+    }
+
+    /// Fingerprints hash `identity` (the file's path from the repository root, see
+    /// [`crate::repo_root`]) rather than the path the file is shown under, so a finding
+    /// keeps its fingerprint whatever directory a2alint runs in.
+    pub fn identified_as(self, identity: &'r str) -> Self {
+        Resolver { identity, ..self }
     }
 
     /// For a pcap file: where each frame's packet bytes start, as the reader found them.
@@ -214,7 +224,7 @@ impl<'r> Resolver<'r> {
         };
         let mut key = vec![
             finding.rule.slug(),
-            self.path,
+            self.identity,
             finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
             finding.primary.member.as_deref().unwrap_or(""),
         ];

@@ -61,10 +61,17 @@ impl Rule for StreamClosedEarly {
             );
             return;
         }
-        // An error ends the stream, well-formed or not (`rest-error-shape` judges its form).
+        // An error ends the stream, well-formed or not (`rest-error-shape` and
+        // `stream-event-shape` judge its form): an `error` event, an `error` member, or a
+        // bare JSON-RPC error object (`code` and `message`, as a2a-rust sends over HTTP+JSON).
         let error_event = |e: &EventView<'_>| {
+            let bare = |j: &Value| {
+                j.get("code").is_some() && j.get("message").is_some_and(Value::is_string)
+            };
             e.event.kind == Some("error")
-                || e.json.value().is_some_and(|j| j.get("error").is_some())
+                || e.json
+                    .value()
+                    .is_some_and(|j| j.get("error").is_some() || bare(j))
         };
         if !errors.is_empty() || response.events.iter().any(error_event) {
             return;

@@ -49,15 +49,74 @@ pub struct Response<'a> {
     pub cookies: Option<Vec<Pair<'a>>>,
     #[serde(borrow, default)]
     pub content: Option<BodyParts<'a>>,
-    /// Browsers and mitmproxy say here why no response came.
-    #[serde(rename = "_error", default)]
-    pub error: Option<IgnoredAny>,
+    /// Chrome and mitmproxy say here why the exchange failed (`net::ERR_ABORTED`),
+    /// `null` when it did not. With status 0 no response came; with a real status the
+    /// response came and its body was cut short or cancelled by the page.
+    #[serde(borrow, rename = "_error", default)]
+    pub error: Failure<'a>,
 }
 
 impl Response<'_> {
-    /// Was a response received: a status, and no `_error`?
+    /// Was a response received: a real status, whatever `_error` says? A status of 0 (or
+    /// none) means no response came; 1xx to 999 one did, 101 included: a WebSocket
+    /// upgrade is a completed exchange.
     pub fn received(&self) -> bool {
-        (100..=999).contains(&self.status) && self.error.is_none()
+        (100..=999).contains(&self.status)
+    }
+
+    /// Why no response came, when the recorder says (`_error` on a status 0 entry).
+    pub fn failure(&self) -> Option<&str> {
+        match self.received() {
+            true => None,
+            false => self.error.0.as_deref().filter(|why| !why.trim().is_empty()),
+        }
+    }
+}
+
+/// `_error`: a string, or `null` for none. Any other value is read as an error that
+/// says nothing.
+#[derive(Default)]
+pub struct Failure<'a>(pub Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Failure<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FailureVisitor;
+        impl<'de> Visitor<'de> for FailureVisitor {
+            type Value = Failure<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an error text or null")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_unit<E>(self) -> Result<Failure<'de>, E> {
+                Ok(Failure(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Failure<'de>, E> {
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Failure<'de>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Failure<'de>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Failure(Some(Cow::Borrowed(""))))
+            }
+        }
+        deserializer.deserialize_any(FailureVisitor)
     }
 }
 

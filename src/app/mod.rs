@@ -1,21 +1,23 @@
 //! Runs a parsed command line: settles configuration, lints, gates and reports, and
 //! decides the exit status.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::CommandFactory;
 
-use crate::cli::{CheckArgs, Cli, Command, FailOn, InspectArgs, InspectFormat, RedactArgs};
+use crate::cli::{CheckArgs, Cli, Command, FailOn};
 use crate::config::Config;
 use crate::gate::{self, Baseline};
-use crate::inspect;
 use crate::lint::{FileReport, Options, lint_inputs};
 use crate::report::{self, Summary, write_summary};
-use crate::rules::RuleId;
 use crate::walk::{self, Walk};
+
+mod commands;
+
+use commands::{explain, inspect, list_rules, merge, redact, use_color, write_output};
 
 /// Exit status 1: findings at or above `--fail-on`.
 const FINDINGS: u8 = 1;
@@ -29,12 +31,14 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Inspect(args) => inspect(&args),
         Command::Redact(args) => redact(&args),
-        Command::Rules => list_rules(),
-        Command::Explain { rule } => explain(&rule),
-        Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "a2alint", &mut io::stdout());
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Rules { out } => list_rules(&out),
+        Command::Explain { rule, out } => explain(&rule, &out),
+        Command::Merge { reports, out } => merge(&reports, &out),
+        Command::Completions { shell, out } => write_output(&out, |w| {
+            clap_complete::generate(shell, &mut Cli::command(), "a2alint", w);
+            Ok(())
+        })
+        .map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|error| {
         // A closed pipe (`a2alint check | head`) is not a failure worth a message.
@@ -55,6 +59,13 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(FAILURE));
         }
     };
+    if let Some(dir) = args.root.as_deref().filter(|dir| !cwd.join(dir).is_dir()) {
+        eprintln!("error: --root {}: not a directory", dir.display());
+        return Ok(ExitCode::from(FAILURE));
+    }
+    // Machine formats, fingerprints and baselines name files from here.
+    let root = crate::repo_root::discover(&cwd, args.root.as_deref(), config.dir());
+    let repo_path = |path: &str| crate::repo_root::repo_path(path, &cwd, &root);
     let found = find_inputs(args, &config)?;
     let mut failed = !found.errors.is_empty();
     for error in &found.errors {
@@ -73,6 +84,11 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
         return Ok(ExitCode::from(FAILURE));
     }
+    let mut found = found;
+    if let Some(shard) = args.shard {
+        // After the check for no input at all: a shard may hold no file and still succeed.
+        (found.inputs).retain(|input| shard.keeps(&repo_path(input.display_name()), args.shard_by));
+    }
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
     let profile = args.profile.or(config.profile).unwrap_or_default();
@@ -80,6 +96,7 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         profile,
         rules: config.rules_for(path),
         no_ignores: args.no_ignores,
+        repo_path: Some(repo_path(path)),
         ..Options::default()
     };
     let progress = progress_bar(args, found.inputs.len());
@@ -110,7 +127,10 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     let resolve_pending = |file: usize, findings: &[&crate::finding::Finding]| {
         let input: &walk::Input = report_inputs[file];
         match input.read(args.max_file_size) {
-            Ok(bytes) => crate::lint::resolve_pending(input.display_name(), &bytes, findings),
+            Ok(bytes) => {
+                let name = input.display_name();
+                crate::lint::resolve_pending(name, &repo_path(name), &bytes, findings)
+            }
             Err(_) => Vec::new(),
         }
     };
@@ -118,12 +138,18 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     crate::rules::unsupported_version_accepted::check_run(&mut reports);
     crate::rules::card_contradicted::check_run(&mut reports);
     if let Some(path) = &args.write_baseline {
-        let baseline = Baseline::of(&reports);
+        let baseline = Baseline::of(&reports, &repo_path);
         baseline.write(path)?;
         eprintln!("Wrote {} findings to {}", baseline.len(), path.display());
         return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
     }
-    let held = gate::apply(&mut reports, &config, baseline.as_ref(), args.no_ignores);
+    let held = gate::apply(
+        &mut reports,
+        &config,
+        baseline.as_ref(),
+        args.no_ignores,
+        &repo_path,
+    );
     let summary = Summary {
         suppressed: held.suppressed,
         baselined: held.baselined,
@@ -131,18 +157,16 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         ..Summary::of(&reports)
     };
     let context = report::Context {
-        color: args.output.is_none() && report::use_color(args.color),
+        color: use_color(&args.out),
         summary,
         sarif_category: args.sarif_category.clone(),
         base_dir: cwd.clone(),
-        repo_root: cwd
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .map(Into::into),
+        repo_root: Some(root.clone()),
         github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
+        captures: html_captures(args, profile, &report_inputs),
     };
     write_report(args, &reports, &context)?;
-    if !args.quiet {
+    if !args.out.quiet {
         write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
     }
     let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Warning);
@@ -153,6 +177,24 @@ fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     } else {
         0
     }))
+}
+
+/// For `--format html`: how the explorer reads each report's capture again (standard
+/// input cannot be read twice).
+fn html_captures(
+    args: &CheckArgs,
+    profile: crate::profile::Profile,
+    inputs: &[&walk::Input],
+) -> report::Captures {
+    if args.format != crate::cli::Format::Html {
+        return report::Captures::default();
+    }
+    let inputs: Vec<walk::Input> = inputs.iter().map(|&input| input.clone()).collect();
+    let max = args.max_file_size;
+    report::Captures::new(profile, move |i| match inputs.get(i)? {
+        walk::Input::Stdin { .. } => None,
+        input => input.read(max).ok(),
+    })
 }
 
 /// The configuration in force: `--no-config`, `--config FILE`, or the nearest
@@ -211,8 +253,8 @@ fn shown_paths(args: &CheckArgs) -> String {
 
 /// A progress bar on standard error for large runs, only on a terminal.
 fn progress_bar(args: &CheckArgs, files: usize) -> indicatif::ProgressBar {
-    let show = !args.no_progress
-        && !args.quiet
+    let show = !args.out.no_progress
+        && !args.out.quiet
         && files >= PROGRESS_MIN_FILES
         && io::stderr().is_terminal();
     if !show {
@@ -233,115 +275,7 @@ fn write_report(
     reports: &[FileReport],
     context: &report::Context,
 ) -> io::Result<()> {
-    match &args.output {
-        Some(path) => {
-            let file = std::fs::File::create(path).map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
-            })?;
-            let mut out = io::BufWriter::new(file);
-            report::write(args.format, reports, context, &mut out)?;
-            out.flush()
-        }
-        None => {
-            let mut out = io::BufWriter::new(io::stdout().lock());
-            report::write(args.format, reports, context, &mut out)?;
-            out.flush()
-        }
-    }
-}
-
-fn inspect(args: &InspectArgs) -> io::Result<ExitCode> {
-    let default = [PathBuf::from(".")];
-    let paths = if args.paths.is_empty() {
-        &default[..]
-    } else {
-        &args.paths[..]
-    };
-    let found = walk::walk(paths, "<stdin>", &|_| false);
-    let mut failed = !found.errors.is_empty();
-    for error in &found.errors {
-        eprintln!("error: {error}");
-    }
-    let mut rows = Vec::new();
-    for input in &found.inputs {
-        match input.read(walk::DEFAULT_MAX_FILE_SIZE) {
-            Ok(bytes) => rows.extend(inspect::inspect_source(
-                input.display_name(),
-                &bytes,
-                args.profile,
-            )),
-            Err(error) => {
-                eprintln!("error: {error}");
-                failed = true;
-            }
-        }
-    }
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    match args.format {
-        InspectFormat::Table => inspect::write_table(&rows, &mut out)?,
-        InspectFormat::Json => inspect::write_json(&rows, &mut out)?,
-    }
-    out.flush()?;
-    Ok(ExitCode::from(if failed || found.inputs.is_empty() {
-        FAILURE
-    } else {
-        0
-    }))
-}
-
-fn redact(args: &RedactArgs) -> io::Result<ExitCode> {
-    let found = walk::walk(&args.paths, "<stdin>", &|_| false);
-    let mode = match (args.check, args.diff) {
-        (true, _) => crate::redact::Mode::Check,
-        (_, true) => crate::redact::Mode::Diff,
-        _ => crate::redact::Mode::Write,
-    };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let (changed, errors) = crate::redact::run(&found.inputs, mode, &mut out)?;
-    out.flush()?;
-    let errors: Vec<String> = found
-        .errors
-        .iter()
-        .map(ToString::to_string)
-        .chain(errors)
-        .collect();
-    for error in &errors {
-        eprintln!("error: {error}");
-    }
-    let failed = !errors.is_empty() || found.inputs.is_empty();
-    Ok(ExitCode::from(if failed {
-        FAILURE
-    } else if mode == crate::redact::Mode::Check && changed > 0 {
-        FINDINGS
-    } else {
-        0
-    }))
-}
-
-fn list_rules() -> io::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    for rule in RuleId::ALL {
-        writeln!(
-            out,
-            "{:<32} {:<11} {:<8} {}",
-            rule.slug(),
-            rule.group().as_str(),
-            rule.default_severity().as_str(),
-            rule.summary()
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn explain(slug: &str) -> io::Result<ExitCode> {
-    match RuleId::from_slug(slug) {
-        Some(rule) => {
-            io::stdout().lock().write_all(rule.doc().as_bytes())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        None => {
-            eprintln!("error: unknown rule `{slug}`; `a2alint rules` lists them");
-            Ok(ExitCode::from(FAILURE))
-        }
-    }
+    write_output(&args.out, |out| {
+        report::write(args.format, reports, context, out)
+    })
 }

@@ -1,0 +1,232 @@
+//! Where machine formats, fingerprints and baselines say a file is: relative to the
+//! repository root, whatever directory a2alint ran in.
+//!
+//! Code scanning, GitLab Code Quality and annotations resolve paths against the checkout
+//! root, and a baseline or fingerprint must name a file the same way from every directory
+//! (linter-conventions §2 item 6): `cd captures && a2alint check x.http` and
+//! `a2alint check captures/x.http` report `captures/x.http` alike. The human and concise
+//! formats keep the path as the user typed it.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The name standard input goes by when `--stdin-filename` is not given: not a path, so
+/// it is never made relative to anything.
+const STDIN_PLACEHOLDER: &str = "<stdin>";
+
+/// The repository root: `explicit` (`--root`, relative to `cwd`), else the nearest
+/// directory from `cwd` upward holding `.git`, else `config_dir` (the configuration
+/// file's directory, which is `cwd` when there is none).
+pub fn discover(cwd: &Path, explicit: Option<&Path>, config_dir: &Path) -> PathBuf {
+    if let Some(dir) = explicit {
+        return normalize(&cwd.join(dir));
+    }
+    match cwd.ancestors().find(|dir| dir.join(".git").exists()) {
+        Some(dir) => normalize(dir),
+        None => normalize(&cwd.join(config_dir)),
+    }
+}
+
+/// A file's place as machine formats give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// From the root, with `/` separators (`captures/x.http`); for a file outside the root,
+    /// its absolute path with `/` separators; for a relative path that cannot be placed
+    /// (no absolute `base`), the path as given with `/` separators.
+    pub path: String,
+    /// `path` is relative to the root.
+    pub inside: bool,
+}
+
+/// Places `path` (as shown: relative to `base`, the current directory, or absolute)
+/// against `root`. Paths are compared lexically (`.` and `..` resolved, the file may be
+/// standard input), then, if that puts the file outside, by their canonical forms, so a
+/// symbolic link in either still finds the file inside.
+pub fn locate(path: &str, base: &Path, root: &Path) -> Located {
+    // `\` separates as `/` does, wherever the path was typed.
+    let path = &slashed(path);
+    let given = Path::new(path);
+    let absolute = if given.is_absolute() {
+        given.to_path_buf()
+    } else if base.is_absolute() && path != STDIN_PLACEHOLDER {
+        base.join(given)
+    } else {
+        return Located {
+            path: slashed(path),
+            inside: false,
+        };
+    };
+    let absolute = normalize(&absolute);
+    let root = normalize(root);
+    if let Some(relative) = below(&absolute, &root) {
+        return Located {
+            path: relative,
+            inside: true,
+        };
+    }
+    if let (Ok(file), Ok(root)) = (absolute.canonicalize(), root.canonicalize())
+        && let Some(relative) = below(&file, &root)
+    {
+        return Located {
+            path: relative,
+            inside: true,
+        };
+    }
+    Located {
+        path: slashed(&absolute.to_string_lossy()),
+        inside: false,
+    }
+}
+
+/// The path of a file from the repository root, as fingerprints and baselines key it:
+/// [`locate`]'s path.
+pub fn repo_path(path: &str, base: &Path, root: &Path) -> String {
+    locate(path, base, root).path
+}
+
+/// `path` below `root`, its components joined with `/`; `None` outside it (or when it is
+/// the root itself).
+fn below(path: &Path, root: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).ok()?;
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    (!parts.is_empty()).then(|| slashed(&parts.join("/")))
+}
+
+/// Windows separators as `/`, so a path reads (and hashes) the same on every platform.
+pub fn slashed(path: &str) -> String {
+    path.replace('\\', "/")
+}
+
+/// A `file://` URI of an absolute path (`/` or `\` separators, a Windows drive or not),
+/// percent-encoded; with `dir`, ending in `/` as a base URI must (SARIF §3.14.14).
+pub fn file_uri(path: &str, dir: bool) -> String {
+    let slashed = slashed(path);
+    // A Windows path from `canonicalize` starts `//?/`; the drive after it is the path.
+    let slashed = slashed.strip_prefix("//?/").unwrap_or(&slashed);
+    let mut rooted = format!("/{}", slashed.trim_start_matches('/'));
+    if dir && !rooted.ends_with('/') {
+        rooted.push('/');
+    }
+    // `/C:/...`: the drive's colon stays, as RFC 8089 writes it.
+    let drive = rooted.len() >= 3
+        && rooted.as_bytes()[1].is_ascii_alphabetic()
+        && rooted.as_bytes()[2] == b':';
+    let mut uri = String::from("file://");
+    for (i, byte) in rooted.bytes().enumerate() {
+        if (drive && i == 2) || byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
+}
+
+/// Percent-encodes everything but unreserved characters and `/`, so names with spaces,
+/// `#`, `%` or `:` stay one relative path and never read as a scheme or fragment.
+pub fn encode_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// Removes `.` and resolves `..` without touching the file system (the file may be stdin).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(path: &str, base: &str) -> Located {
+        locate(path, Path::new(base), Path::new("/repo"))
+    }
+
+    #[test]
+    fn paths_are_placed_from_the_root_whatever_the_directory() {
+        let inside = |path: &str| Located {
+            path: path.into(),
+            inside: true,
+        };
+        assert_eq!(at("captures/x.http", "/repo"), inside("captures/x.http"));
+        assert_eq!(at("x.http", "/repo/captures"), inside("captures/x.http"));
+        assert_eq!(
+            at("./x.http", "/repo/captures/."),
+            inside("captures/x.http")
+        );
+        assert_eq!(
+            at("../captures/x.http", "/repo/tests"),
+            inside("captures/x.http")
+        );
+        assert_eq!(
+            at("/repo/captures/x.http", "/elsewhere"),
+            inside("captures/x.http")
+        );
+        assert_eq!(at("captures\\x.http", "/repo"), inside("captures/x.http"));
+        assert_eq!(
+            at("..\\captures\\x.http", "/repo/tests"),
+            inside("captures/x.http")
+        );
+    }
+
+    #[test]
+    fn paths_outside_the_root_stay_absolute() {
+        let outside = |path: &str| Located {
+            path: path.into(),
+            inside: false,
+        };
+        assert_eq!(at("../other/x.http", "/repo"), outside("/other/x.http"));
+        assert_eq!(at("/tmp/x.http", "/repo"), outside("/tmp/x.http"));
+        assert_eq!(
+            at("/repository/x.http", "/repo"),
+            outside("/repository/x.http")
+        );
+        // Nothing to place a relative path against, and stdin with no name.
+        assert_eq!(at("x.http", ""), outside("x.http"));
+        assert_eq!(at("<stdin>", "/repo/sub"), outside("<stdin>"));
+    }
+
+    #[test]
+    fn the_root_is_explicit_else_the_repository_else_the_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        let config = dir.path().join("conf");
+        assert_eq!(discover(&sub, None, &config), normalize(&config));
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        assert_eq!(discover(&sub, None, &config), repo);
+        assert_eq!(
+            discover(&sub, Some(Path::new("..")), &config),
+            repo.join("a")
+        );
+    }
+
+    #[test]
+    fn file_uris_are_absolute_and_encoded() {
+        assert_eq!(file_uri("/repo/a b", true), "file:///repo/a%20b/");
+        assert_eq!(file_uri("/repo/", true), "file:///repo/");
+        assert_eq!(file_uri("/x/y#.http", false), "file:///x/y%23.http");
+        assert_eq!(file_uri("C:\\work\\repo", true), "file:///C:/work/repo/");
+        assert_eq!(file_uri("\\\\?\\C:\\repo", true), "file:///C:/repo/");
+    }
+}
