@@ -65,6 +65,20 @@ fn every_doc_has_the_headings_and_honest_examples() {
             assert!(doc.contains(heading), "{rule}: missing {heading}");
         }
         assert!(!rule.summary().is_empty(), "{rule}: empty summary");
+        // The line under the title says what the registry says: group, then the default
+        // severity first (prose after it may say where it differs).
+        let header = doc.lines().nth(2).unwrap_or("");
+        let expected = format!(
+            "Group: {} · Default severity: {}",
+            rule.group().as_str(),
+            rule.default_severity().as_str()
+        );
+        assert!(
+            header == expected
+                || header.starts_with(&format!("{expected} "))
+                || header.starts_with(&format!("{expected},")),
+            "{rule}: the doc says `{header}`, the registry `{expected}`"
+        );
         assert!(
             fires(rule, block_after(doc, "## Example")),
             "{rule}: Example does not fire"
