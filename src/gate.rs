@@ -1,7 +1,8 @@
-//! After linting: drops findings that configured ignores silence or that the baseline
-//! already holds, counting both, and writes baselines.
+//! After linting, file by file as the engine hands reports over: drops findings that
+//! configured ignores silence or that the baseline already holds, counting both, and
+//! collects baselines. What it keeps across files is counts and keys into the baseline.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashMap;
 use std::io;
 use std::path::Path;
 
@@ -58,28 +59,31 @@ impl Baseline {
         Ok(baseline)
     }
 
-    /// The baseline of every finding in `reports`, each file named by `repo_path` of
-    /// the path it is shown under.
-    pub fn of(reports: &[FileReport], repo_path: &dyn Fn(&str) -> String) -> Baseline {
-        let findings: BTreeSet<BaselineEntry> = reports
-            .iter()
-            .flat_map(|r| {
-                let path = repo_path(&r.path);
-                r.diagnostics.iter().map(move |d| BaselineEntry {
-                    path: path.clone(),
-                    rule: d.rule.slug().to_string(),
-                    fingerprint: d.fingerprint.clone(),
-                    message: d.message.clone(),
-                })
-            })
-            .collect();
+    /// A baseline to be filled with [`Self::add`].
+    pub fn empty() -> Baseline {
         Baseline {
             version: 1,
-            findings: findings.into_iter().collect(),
+            findings: Vec::new(),
         }
     }
 
-    pub fn write(&self, path: &Path) -> io::Result<()> {
+    /// Adds every finding of `report`, whose file the baseline names `path` (from the
+    /// repository root).
+    pub fn add(&mut self, report: &FileReport, path: &str) {
+        self.findings
+            .extend(report.diagnostics.iter().map(|d| BaselineEntry {
+                path: path.to_string(),
+                rule: d.rule.slug().to_string(),
+                fingerprint: d.fingerprint.clone(),
+                message: d.message.clone(),
+            }));
+    }
+
+    /// Writes the baseline, its entries sorted and each once, whatever order they were
+    /// added in.
+    pub fn write(&mut self, path: &Path) -> io::Result<()> {
+        self.findings.sort_unstable();
+        self.findings.dedup();
         let mut text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
         text.push('\n');
         std::fs::write(path, text)
@@ -90,54 +94,86 @@ impl Baseline {
     }
 }
 
-/// Applies configured ignores (unless `no_ignores`) and the baseline to `reports`; the
-/// baseline names files by `repo_path` of the paths they are shown under.
-pub fn apply(
-    reports: &mut [FileReport],
-    config: &Config,
-    baseline: Option<&Baseline>,
+/// The gate over a run: configured ignores and the baseline, applied to each file's
+/// report as it comes, then to the findings of the run-level rules.
+pub struct Gate<'b> {
+    config: &'b Config,
     no_ignores: bool,
-    repo_path: &dyn Fn(&str) -> String,
-) -> Held {
-    let mut held = Held::default();
-    let known: HashSet<(&str, &str)> = baseline
-        .map(|b| {
-            b.findings
-                .iter()
-                .map(|e| (e.path.as_str(), e.fingerprint.as_str()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut matched: HashSet<(String, String)> = HashSet::new();
-    // Entries for files this run did not lint are not stale: `--files-from` lints a few.
-    let mut linted: HashSet<String> = HashSet::new();
-    for report in reports.iter_mut() {
-        held.suppressed += report.suppressed;
-        let path = report.path.clone();
-        let key = repo_path(&path);
+    baseline: Option<&'b Baseline>,
+    /// The baseline's (path, fingerprint) keys, each numbered, and its paths.
+    known: HashMap<(&'b str, &'b str), usize>,
+    paths: HashMap<&'b str, usize>,
+    /// Keys a finding matched, and the baseline's paths this run linted: entries for
+    /// files it did not lint are not stale (`--files-from` lints a few).
+    matched: Vec<bool>,
+    linted: Vec<bool>,
+    held: Held,
+}
+
+impl<'b> Gate<'b> {
+    /// Configured ignores apply unless `no_ignores`.
+    pub fn new(config: &'b Config, baseline: Option<&'b Baseline>, no_ignores: bool) -> Self {
+        let entries = baseline.map_or(&[][..], |b| &b.findings[..]);
+        let mut known = HashMap::new();
+        let mut paths = HashMap::new();
+        for e in entries {
+            let n = known.len();
+            known
+                .entry((e.path.as_str(), e.fingerprint.as_str()))
+                .or_insert(n);
+            let n = paths.len();
+            paths.entry(e.path.as_str()).or_insert(n);
+        }
+        Gate {
+            config,
+            no_ignores,
+            baseline,
+            matched: vec![false; known.len()],
+            linted: vec![false; paths.len()],
+            known,
+            paths,
+            held: Held::default(),
+        }
+    }
+
+    /// Gates a file's report; the baseline names its file `key` (the repository path of
+    /// the path it is shown under).
+    pub fn file(&mut self, report: &mut FileReport, key: &str) {
+        self.held.suppressed += report.suppressed;
+        self.run_level(report, key);
+    }
+
+    /// Gates findings added to a report after its file was gated (the run-level rules').
+    pub fn run_level(&mut self, report: &mut FileReport, key: &str) {
+        if let Some(&path) = self.paths.get(key) {
+            self.linted[path] = true;
+        }
+        let path = report.path.as_str();
         report.diagnostics.retain(|d| {
-            if !no_ignores && config.is_ignored(&path, d) {
-                held.suppressed += 1;
+            if !self.no_ignores && self.config.is_ignored(path, d) {
+                self.held.suppressed += 1;
                 return false;
             }
-            if known.contains(&(key.as_str(), d.fingerprint.as_str())) {
-                held.baselined += 1;
-                matched.insert((key.clone(), d.fingerprint.clone()));
+            if let Some(&known) = self.known.get(&(key, d.fingerprint.as_str())) {
+                self.held.baselined += 1;
+                self.matched[known] = true;
                 return false;
             }
             true
         });
-        linted.insert(key);
     }
-    if let Some(baseline) = baseline {
-        held.stale_baseline = baseline
-            .findings
-            .iter()
-            .filter(|e| {
-                linted.contains(e.path.as_str())
-                    && !matched.contains(&(e.path.clone(), e.fingerprint.clone()))
-            })
-            .count();
+
+    /// What the gate held back over the run.
+    pub fn held(&self) -> Held {
+        let mut held = self.held;
+        if let Some(baseline) = self.baseline {
+            held.stale_baseline = (baseline.findings.iter())
+                .filter(|e| {
+                    let key = (e.path.as_str(), e.fingerprint.as_str());
+                    self.linted[self.paths[key.0]] && !self.matched[self.known[&key]]
+                })
+                .count();
+        }
+        held
     }
-    held
 }

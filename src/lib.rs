@@ -4,7 +4,7 @@
 //! ```text
 //! paths ── walk ──▶ sorted capture files (.http, .har, .pcap/.pcapng/.cap; explicit files
 //!                   of any name; - for stdin)
-//!       ── rayon, one file per task, order kept ──▶ for each file, by its format:
+//!       ── a pool of workers, files taken in order, handed over in order ──▶ for each file:
 //!            .http  bytes ── capture::read_http ──▶ exchanges, every part with its byte span
 //!            HAR    entries ── each written as HTTP/1.1 text ──▶ exchanges of that text
 //!            pcap   packets ── capture::wire: link and IP, TCP reassembly per connection
@@ -16,8 +16,10 @@
 //!                        ──▶ diagnostics with a location and a small window;
 //!                        the file's bytes are dropped here
 //!       ── config ignores, baseline ──▶ findings that count
-//!       ── report (human, concise, json, sarif, github, gitlab, junit) ──▶ stdout or --output;
-//!          summary ──▶ stderr
+//!       ── report (human, concise, json, sarif, github, gitlab, junit, html) ──▶ stdout or
+//!          --output, file by file; the file's diagnostics are dropped, its run-level facts kept
+//!   after the last file: run-level rules over those facts ── gate ── report, then the
+//!   document's end; summary ──▶ stderr
 //!       ── exit status: 0 clean, 1 findings at or above --fail-on, 2 a2alint failed
 //! ```
 

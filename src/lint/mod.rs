@@ -3,7 +3,10 @@
 
 mod file;
 mod har;
+mod ordered;
 mod pcap;
+
+pub use ordered::lint_in_order;
 
 use rayon::prelude::*;
 
@@ -110,7 +113,8 @@ pub fn resolve_pending(
 
 /// Reads and lints every input on the current rayon pool; the output is in input order.
 /// Each file's bytes are dropped as soon as it is linted. `options_for` gives each file's
-/// options (configuration overrides differ per file).
+/// options (configuration overrides differ per file). `check` streams instead
+/// ([`lint_in_order`]); this is for callers that want every report at once.
 pub fn lint_inputs(
     inputs: &[Input],
     options_for: &(dyn Fn(&str) -> Options + Sync),
@@ -120,21 +124,40 @@ pub fn lint_inputs(
     inputs
         .par_iter()
         .map(|input| {
-            let bytes = input.read(max_bytes)?;
-            let name = input.display_name();
-            // A bug in a2alint on one file must not cost the findings of the others: the
-            // file is reported as a tool failure (exit 2) and the run goes on.
-            // Standard input cannot be read again: its answers are resolved at once.
-            let defer = matches!(input, Input::File { .. });
-            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                lint_source_deferring(name, &bytes, &options_for(name), defer)
-            }))
-            .map_err(|_| InputError {
-                path: name.to_string(),
-                message: "a2alint failed on this file (an internal error; please report it with the file)".into(),
-            });
+            let linted = lint_input(input, options_for, max_bytes);
             on_done();
-            report
+            linted
         })
         .collect()
+}
+
+/// Reads and lints one input.
+fn lint_input(
+    input: &Input,
+    options_for: &(dyn Fn(&str) -> Options + Sync),
+    max_bytes: u64,
+) -> Result<FileReport, InputError> {
+    let name = input.display_name();
+    // A bug in a2alint on one file must not cost the findings of the others: the file is
+    // reported as a tool failure (exit 2) and the run goes on. Reading is inside too, so
+    // that a worker of `lint_in_order` never dies with its input unanswered.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let bytes = input.read(max_bytes)?;
+        // Standard input cannot be read again: its answers are resolved at once.
+        let defer = matches!(input, Input::File { .. });
+        Ok(lint_source_deferring(
+            name,
+            &bytes,
+            &options_for(name),
+            defer,
+        ))
+    }))
+    .unwrap_or_else(|_| {
+        Err(InputError {
+            path: name.to_string(),
+            message:
+                "a2alint failed on this file (an internal error; please report it with the file)"
+                    .into(),
+        })
+    })
 }

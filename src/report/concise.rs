@@ -7,34 +7,61 @@ use owo_colors::OwoColorize;
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
+use crate::report::{Reporter, Summary};
 
-pub fn write(reports: &[FileReport], color: bool, out: &mut dyn Write) -> io::Result<()> {
-    for report in reports {
-        for d in &report.diagnostics {
-            let at = d.primary.start;
-            let severity = d.severity.as_str();
-            let tag = format!("{severity}[{}]", d.rule);
-            if color {
-                let tag = match d.severity {
-                    Severity::Error => tag.red().bold().to_string(),
-                    Severity::Warning => tag.yellow().bold().to_string(),
-                    Severity::Info => tag.cyan().bold().to_string(),
-                };
-                writeln!(
-                    out,
-                    "{}:{}:{}: {tag} {}",
-                    report.path.bold(),
-                    at.line,
-                    at.column,
-                    d.message
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "{}:{}:{}: {tag} {}",
-                    report.path, at.line, at.column, d.message
-                )?;
-            }
+pub struct Concise<'w> {
+    color: bool,
+    out: &'w mut dyn Write,
+}
+
+impl<'w> Concise<'w> {
+    pub fn new(color: bool, out: &'w mut dyn Write) -> Self {
+        Concise { color, out }
+    }
+}
+
+impl Reporter for Concise<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        write_file(report, self.color, self.out)
+    }
+
+    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        for report in reports {
+            write_file(report, self.color, self.out)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn write_file(report: &FileReport, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    for d in &report.diagnostics {
+        let at = d.primary.start;
+        let severity = d.severity.as_str();
+        let tag = format!("{severity}[{}]", d.rule);
+        if color {
+            let tag = match d.severity {
+                Severity::Error => tag.red().bold().to_string(),
+                Severity::Warning => tag.yellow().bold().to_string(),
+                Severity::Info => tag.cyan().bold().to_string(),
+            };
+            writeln!(
+                out,
+                "{}:{}:{}: {tag} {}",
+                report.path.bold(),
+                at.line,
+                at.column,
+                d.message
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{}:{}:{}: {tag} {}",
+                report.path, at.line, at.column, d.message
+            )?;
         }
     }
     Ok(())

@@ -3,13 +3,15 @@
 //! Command syntax, escaping and limits: linter-conventions §4.1. Invalid commands are
 //! dropped silently by the runner (actions/runner#4167), so every rule there is kept here.
 
+use std::fmt::Write as _;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::repo_root;
-use crate::report::Context;
+use crate::report::spool::Spool;
+use crate::report::{Context, Reporter, Summary};
 use crate::resolve::Diagnostic;
 
 /// GitHub renders at most this many error and this many warning annotations per step.
@@ -17,53 +19,121 @@ const SHOWN_PER_STEP: usize = 10;
 /// A step summary may hold 1 MiB; stay below it with room for other tools' output.
 const SUMMARY_BUDGET: usize = 900 * 1024;
 
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let count = |severity| {
-        reports
-            .iter()
-            .flat_map(|r| &r.diagnostics)
-            .filter(|d| d.severity == severity)
-            .count()
-    };
-    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-    if errors > SHOWN_PER_STEP || warnings > SHOWN_PER_STEP {
-        // First, not last: notices are capped too, so after many info findings a closing
-        // notice would itself be hidden.
-        let rest = if context.github_step_summary.is_some() {
-            "the step summary lists every finding"
-        } else {
-            "this log lists every finding"
-        };
-        writeln!(
+/// The annotations wait in a spool until the run's totals are known, because the notice
+/// that GitHub hides most of them opens the log; the step summary keeps only the rows
+/// that can fit in it.
+pub struct Github<'w> {
+    context: &'w Context,
+    out: &'w mut dyn Write,
+    commands: Spool,
+    errors: usize,
+    warnings: usize,
+    rows: Rows,
+}
+
+/// The step summary's first rows, as many as its budget could hold, and how many
+/// findings there were in all.
+#[derive(Default)]
+struct Rows {
+    text: String,
+    /// Where each row in `text` ends.
+    ends: Vec<usize>,
+    total: usize,
+}
+
+impl<'w> Github<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        Ok(Github {
+            context,
             out,
-            "::notice title=a2alint::{}",
-            escape_data(&format!(
-                "a2alint found {errors} errors and {warnings} warnings; GitHub shows only \
-                 {SHOWN_PER_STEP} error and {SHOWN_PER_STEP} warning annotations per step, \
-                 {rest}"
-            ))
-        )?;
+            commands: Spool::new()?,
+            errors: 0,
+            warnings: 0,
+            rows: Rows::default(),
+        })
     }
-    for report in reports {
-        let path = display_path(&report.path, context);
+}
+
+impl Reporter for Github<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        let path = display_path(&report.path, self.context);
         for d in &report.diagnostics {
-            writeln!(out, "{}", command(d, &path))?;
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info => {}
+            }
+            writeln!(self.commands, "{}", command(d, &path))?;
+            if self.context.github_step_summary.is_some() {
+                self.rows.push(d, &path);
+            }
         }
+        Ok(())
     }
-    if let Some(file) = &context.github_step_summary {
-        let mut summary = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot append to {}: {e}", file.display()),
-                )
-            })?;
-        summary.write_all(step_summary(reports, context).as_bytes())?;
+
+    fn finish(self: Box<Self>, summary: &Summary) -> io::Result<()> {
+        let Github {
+            context,
+            out,
+            commands,
+            errors,
+            warnings,
+            rows,
+        } = *self;
+        if errors > SHOWN_PER_STEP || warnings > SHOWN_PER_STEP {
+            // First, not last: notices are capped too, so after many info findings a closing
+            // notice would itself be hidden.
+            let rest = if context.github_step_summary.is_some() {
+                "the step summary lists every finding"
+            } else {
+                "this log lists every finding"
+            };
+            writeln!(
+                out,
+                "::notice title=a2alint::{}",
+                escape_data(&format!(
+                    "a2alint found {errors} errors and {warnings} warnings; GitHub shows only \
+                     {SHOWN_PER_STEP} error and {SHOWN_PER_STEP} warning annotations per step, \
+                     {rest}"
+                ))
+            )?;
+        }
+        commands.copy_to(out)?;
+        if let Some(file) = &context.github_step_summary {
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(file)
+                .map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("cannot append to {}: {e}", file.display()),
+                    )
+                })?;
+            file.write_all(step_summary(&rows, summary).as_bytes())?;
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+impl Rows {
+    fn push(&mut self, d: &Diagnostic, path: &str) {
+        self.total += 1;
+        // A row past the budget on its own can never be shown: only counted.
+        if self.text.len() > SUMMARY_BUDGET {
+            return;
+        }
+        let _ = writeln!(
+            self.text,
+            "| {}:{} | {} | {} | {} |",
+            cell(path),
+            d.primary.start.line,
+            d.severity,
+            d.rule,
+            cell(&d.message)
+        );
+        self.ends.push(self.text.len());
+    }
 }
 
 /// One annotation: `::error file=…,line=…,endLine=…,col=…,endColumn=…,title=…::message`.
@@ -106,8 +176,7 @@ fn escape_property(text: &str) -> String {
 
 /// A Markdown table of every finding: the annotations GitHub hides are still one click
 /// away (linter-conventions §4.1, "Complement").
-fn step_summary(reports: &[FileReport], context: &Context) -> String {
-    let s = &context.summary;
+fn step_summary(rows: &Rows, s: &Summary) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut text = format!(
         "## a2alint\n\nChecked {} ({}): {}, {}, {}",
@@ -127,34 +196,25 @@ fn step_summary(reports: &[FileReport], context: &Context) -> String {
         }
     }
     text.push_str(".\n\n");
-    let total: usize = reports.iter().map(|r| r.diagnostics.len()).sum();
-    if total == 0 {
+    if rows.total == 0 {
         return text;
     }
     text.push_str("| Location | Severity | Rule | Message |\n| --- | --- | --- | --- |\n");
-    let mut written = 0;
-    for report in reports {
-        let path = display_path(&report.path, context);
-        for d in &report.diagnostics {
-            let row = format!(
-                "| {}:{} | {} | {} | {} |\n",
-                cell(&path),
-                d.primary.start.line,
-                d.severity,
-                d.rule,
-                cell(&d.message)
-            );
-            if text.len() + row.len() > SUMMARY_BUDGET {
-                text.push_str(&format!(
-                    "\n{} more not shown: the step summary is limited to 1 MiB; \
-                     see the step's log.\n",
-                    plural(total - written, "finding")
-                ));
-                return text;
-            }
-            text.push_str(&row);
-            written += 1;
+    // Rows stop being kept only once they alone pass the budget, so the loop reaches
+    // the budget before it runs out of kept rows whenever some were not kept.
+    let mut start = 0;
+    for (written, &end) in rows.ends.iter().enumerate() {
+        let row = &rows.text[start..end];
+        if text.len() + row.len() > SUMMARY_BUDGET {
+            text.push_str(&format!(
+                "\n{} more not shown: the step summary is limited to 1 MiB; \
+                 see the step's log.\n",
+                plural(rows.total - written, "finding")
+            ));
+            return text;
         }
+        text.push_str(row);
+        start = end;
     }
     text.push('\n');
     text

@@ -10,15 +10,39 @@ use serde::Serialize;
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
-use crate::report::Context;
 use crate::report::github::display_path;
+use crate::report::stream::{Elements, cut};
+use crate::report::{Context, Reporter, Summary};
 use crate::resolve::Diagnostic;
 
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let mut issues = Vec::new();
-    let mut taken = HashSet::new();
-    for report in reports {
-        let path = display_path(&report.path, context);
+/// Issues are written as they come; what is kept is the fingerprints given so far.
+pub struct Gitlab<'w> {
+    context: &'w Context,
+    out: &'w mut dyn Write,
+    issues: Elements,
+    tail: String,
+    /// Every fingerprint given, as its 64 bits: a collision between two files is
+    /// salted away, and the set is all this format keeps of the run.
+    taken: HashSet<u64>,
+}
+
+impl<'w> Gitlab<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        let cut = cut("[]", None);
+        out.write_all(cut.head.as_bytes())?;
+        Ok(Gitlab {
+            context,
+            out,
+            issues: Elements::new(&cut),
+            tail: cut.tail,
+            taken: HashSet::new(),
+        })
+    }
+}
+
+impl Reporter for Gitlab<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        let path = display_path(&report.path, self.context);
         let occurrences = occurrences(&report.diagnostics);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
             // GitLab collapses issues that share a fingerprint into one widget entry, so
@@ -28,11 +52,11 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             let identity = identity(d, n);
             let mut fingerprint = crate::resolve::stable_hash(&[&path, &identity]);
             let mut salt = 0u32;
-            while !taken.insert(fingerprint.clone()) {
+            while !self.taken.insert(key(&fingerprint)) {
                 salt += 1;
                 fingerprint = crate::resolve::stable_hash(&[&path, &identity, &salt.to_string()]);
             }
-            issues.push(Issue {
+            let issue = Issue {
                 description: format!("{}: {}", d.rule, d.message),
                 check_name: d.rule.slug(),
                 fingerprint,
@@ -55,11 +79,22 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
                         },
                     },
                 },
-            });
+            };
+            self.issues.push(&issue, self.out)?;
         }
+        Ok(())
     }
-    serde_json::to_writer_pretty(&mut *out, &issues)?;
-    writeln!(out)
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        self.issues.close(self.out)?;
+        self.out.write_all(self.tail.as_bytes())?;
+        writeln!(self.out)
+    }
+}
+
+/// A fingerprint as the number its 16 hex digits spell.
+fn key(fingerprint: &str) -> u64 {
+    u64::from_str_radix(fingerprint, 16).expect("stable_hash gives 16 hex digits")
 }
 
 // Finding identities, shared with `sarif` (primaryLocationLineHash).

@@ -11,6 +11,7 @@ use miette::{
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
+use crate::report::{Reporter, Summary};
 use crate::resolve::{Diagnostic, Snippet};
 
 /// Output width; fixed so output does not depend on the terminal it was captured in.
@@ -18,28 +19,50 @@ const WIDTH: usize = 100;
 /// Any non-zero value: windows already hold their context, see [`WindowSource`].
 const CONTEXT_LINES: usize = 2;
 
-pub fn write(reports: &[FileReport], color: bool, out: &mut dyn Write) -> io::Result<()> {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_links(false)
-        .with_width(WIDTH)
-        .without_primary_span_start()
-        .with_context_lines(CONTEXT_LINES);
-    let mut text = String::new();
-    for diagnostic in reports.iter().flat_map(|r| &r.diagnostics) {
-        text.clear();
-        let rendered = Rendered::main(diagnostic);
-        handler
-            .render_report(&mut text, &rendered)
-            .map_err(|_| io::Error::other("rendering a diagnostic failed"))?;
-        out.write_all(text.as_bytes())?;
-        writeln!(out)?;
+/// Renders each finding as it comes; only the handler and a reused buffer are kept.
+pub struct Human<'w> {
+    handler: GraphicalReportHandler,
+    text: String,
+    out: &'w mut dyn Write,
+}
+
+impl<'w> Human<'w> {
+    pub fn new(color: bool, out: &'w mut dyn Write) -> Self {
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let handler = GraphicalReportHandler::new_themed(theme)
+            .with_links(false)
+            .with_width(WIDTH)
+            .without_primary_span_start()
+            .with_context_lines(CONTEXT_LINES);
+        Human {
+            handler,
+            text: String::new(),
+            out,
+        }
     }
-    Ok(())
+}
+
+impl Reporter for Human<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        for diagnostic in &report.diagnostics {
+            self.text.clear();
+            let rendered = Rendered::main(diagnostic);
+            (self.handler)
+                .render_report(&mut self.text, &rendered)
+                .map_err(|_| io::Error::other("rendering a diagnostic failed"))?;
+            self.out.write_all(self.text.as_bytes())?;
+            writeln!(self.out)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A diagnostic, or one of its far-away related windows, as miette sees it.

@@ -48,49 +48,57 @@
 //! the frame's packet) and `line` is the frame number, `column` 1.
 //!
 //! Lines and columns are 1-based; columns count Unicode scalar values; offsets are 0-based
-//! byte offsets into the file. Diagnostics are in file order, then by position.
+//! byte offsets into the file. Diagnostics are in file order, then by position; the
+//! findings of the run-level rules (`binding-divergence`, `card-contradicted`, and
+//! `unsupported-version-accepted` against a card read in another file) come after every
+//! file's, again in file order, then by position.
+//!
+//! The document is written as files complete: the diagnostics go to a temporary file
+//! (`spool`) until `files` and the summary are known, then follow them.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use crate::lint::FileReport;
-use crate::report::Context;
 use crate::report::github::display_path;
+use crate::report::spool::Spool;
+use crate::report::stream::{Elements, cut};
+use crate::report::{Context, Reporter, Summary};
 use crate::resolve::Location;
 use crate::source::LineCol;
 
 /// The schema's version; bumped on any change that is not a pure addition.
 const VERSION: u32 = 1;
 
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let s = &context.summary;
-    // Paths as the CI formats give them: from the repository root, so a document reads
-    // the same whatever directory a2alint ran in.
-    let paths: Vec<String> = reports
-        .iter()
-        .map(|r| display_path(&r.path, context))
-        .collect();
-    let document = Document {
-        version: VERSION,
-        tool: Tool {
-            name: "a2alint",
-            version: env!("CARGO_PKG_VERSION"),
-        },
-        files: reports
-            .iter()
-            .zip(&paths)
-            .map(|(r, path)| File {
-                path,
-                exchanges: r.exchanges,
-            })
-            .collect(),
-        diagnostics: reports
-            .iter()
-            .zip(&paths)
-            .flat_map(|(r, path)| r.diagnostics.iter().map(move |d| (path, d)))
-            .map(|(path, d)| JsonDiagnostic {
-                path,
+pub struct Json<'w> {
+    context: &'w Context,
+    out: &'w mut dyn Write,
+    /// Every file checked, with its exchanges: one short entry per file.
+    files: Vec<(String, usize)>,
+    diagnostics: Elements,
+    spool: Spool,
+}
+
+impl<'w> Json<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        let cut = cut(&document(&Summary::default()), Some("diagnostics"));
+        Ok(Json {
+            context,
+            out,
+            files: Vec::new(),
+            diagnostics: Elements::new(&cut),
+            spool: Spool::new()?,
+        })
+    }
+
+    fn push(&mut self, report: &FileReport) -> io::Result<String> {
+        // Paths as the CI formats give them: from the repository root, so a document
+        // reads the same whatever directory a2alint ran in.
+        let path = display_path(&report.path, self.context);
+        for d in &report.diagnostics {
+            let diagnostic = JsonDiagnostic {
+                path: &path,
                 rule: d.rule.slug(),
                 severity: d.severity.as_str(),
                 message: &d.message,
@@ -100,8 +108,66 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
                 member: d.member.as_deref(),
                 location: location(&d.primary),
                 related: d.related.iter().map(location).collect(),
-            })
-            .collect(),
+            };
+            self.diagnostics.push(&diagnostic, &mut self.spool)?;
+        }
+        Ok(path)
+    }
+}
+
+impl Reporter for Json<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        let path = self.push(report)?;
+        self.files.push((path, report.exchanges));
+        Ok(())
+    }
+
+    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        for report in reports {
+            self.push(report)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, summary: &Summary) -> io::Result<()> {
+        let Json {
+            out,
+            files,
+            diagnostics,
+            spool,
+            ..
+        } = *self;
+        let whole = document(summary);
+        let at_diagnostics = cut(&whole, Some("diagnostics"));
+        let at_files = cut(&at_diagnostics.head, Some("files"));
+        out.write_all(at_files.head.as_bytes())?;
+        let mut entries = Elements::new(&at_files);
+        for (path, exchanges) in &files {
+            let file = File {
+                path,
+                exchanges: *exchanges,
+            };
+            entries.push(&file, out)?;
+        }
+        entries.close(out)?;
+        out.write_all(at_files.tail.as_bytes())?;
+        spool.copy_to(out)?;
+        diagnostics.close(out)?;
+        out.write_all(at_diagnostics.tail.as_bytes())?;
+        writeln!(out)
+    }
+}
+
+/// The document with no file and no diagnostic, pretty-printed, to be cut.
+fn document(s: &Summary) -> String {
+    let document = Document {
+        version: VERSION,
+        tool: Tool {
+            name: "a2alint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        files: Vec::new(),
+        diagnostics: Vec::new(),
         summary: JsonSummary {
             files: s.files,
             exchanges: s.exchanges,
@@ -116,8 +182,7 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             tls_connections: s.tls_connections,
         },
     };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    writeln!(out)
+    serde_json::to_string_pretty(&document).expect("a document of plain values")
 }
 
 fn location(l: &Location) -> JsonLocation<'_> {

@@ -9,23 +9,41 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 
 use crate::lint::FileReport;
-use crate::report::Context;
 use crate::report::github::display_path;
+use crate::report::spool::Spool;
+use crate::report::{Context, Reporter, Summary};
 
-/// Files are named from the repository root, as in the other CI formats.
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    // A clean file still counts one (passing) test, so the report is never empty.
-    let tests: usize = reports.iter().map(|r| r.diagnostics.len().max(1)).sum();
-    let failures: usize = reports.iter().map(|r| r.diagnostics.len()).sum();
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<testsuites name="a2alint" tests="{tests}" failures="{failures}">"#
-    )?;
-    for report in reports {
-        let shown = display_path(&report.path, context);
+/// The suites wait in a spool until the run is done: the opening `<testsuites>` holds
+/// the totals, and JUnit readers know no element for totals at the end.
+pub struct Junit<'w> {
+    context: &'w Context,
+    out: &'w mut dyn Write,
+    suites: Spool,
+    tests: usize,
+    failures: usize,
+}
+
+impl<'w> Junit<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        Ok(Junit {
+            context,
+            out,
+            suites: Spool::new()?,
+            tests: 0,
+            failures: 0,
+        })
+    }
+
+    /// One suite of a file's findings; files are named from the repository root, as in
+    /// the other CI formats.
+    fn suite(&mut self, report: &FileReport) -> io::Result<()> {
+        let out = &mut self.suites;
+        let shown = display_path(&report.path, self.context);
         let path = attribute(&shown);
         let count = report.diagnostics.len();
+        // A clean file still counts one (passing) test, so the report is never empty.
+        self.tests += count.max(1);
+        self.failures += count;
         writeln!(
             out,
             r#"  <testsuite name="{path}" tests="{}" failures="{count}">"#,
@@ -68,9 +86,41 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             )?;
             writeln!(out, "    </testcase>")?;
         }
-        writeln!(out, "  </testsuite>")?;
+        writeln!(out, "  </testsuite>")
     }
-    writeln!(out, "</testsuites>")
+}
+
+impl Reporter for Junit<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        self.suite(report)
+    }
+
+    /// A second suite, named like the file's, for a file with run-level findings: its
+    /// own suite was written long before (a run-level rule reports each exchange at most
+    /// once, and none that a per-file finding of its rule is at, so case names stay apart).
+    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
+            self.suite(report)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        let Junit {
+            out,
+            suites,
+            tests,
+            failures,
+            ..
+        } = *self;
+        writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+        writeln!(
+            out,
+            r#"<testsuites name="a2alint" tests="{tests}" failures="{failures}">"#
+        )?;
+        suites.copy_to(out)?;
+        writeln!(out, "</testsuites>")
+    }
 }
 
 /// Element text: the markup characters escaped; characters XML 1.0 forbids (most C0

@@ -1,4 +1,6 @@
-//! The last pipeline stage: writes diagnostics in the format a user asked for.
+//! The last pipeline stage: writes diagnostics in the format a user asked for, file by
+//! file as the engine hands them over (a [`Reporter`]), so that no finding outlives the
+//! writing of its file.
 
 mod concise;
 mod github;
@@ -9,6 +11,9 @@ mod json;
 mod junit;
 mod sarif;
 mod sarif_location;
+mod sarif_rules;
+mod spool;
+mod stream;
 mod summary;
 
 pub use html::{Captures, HtmlReport};
@@ -25,7 +30,8 @@ use crate::lint::FileReport;
 pub struct Context {
     /// Colour for the human and concise formats.
     pub color: bool,
-    /// The run's counts (files, exchanges, findings, suppressed, baselined).
+    /// The run's counts (files, exchanges, findings, suppressed, baselined), for
+    /// [`write`]; a streaming run hands them to [`Reporter::finish`] instead.
     pub summary: Summary,
     /// SARIF `automationDetails.id`.
     pub sarif_category: Option<String>,
@@ -40,23 +46,61 @@ pub struct Context {
     pub captures: Captures,
 }
 
-/// Writes every report's diagnostics, in order, in `format`.
+/// A format's writer over one run: created when the run starts (writing what comes
+/// before the findings), then given each file's report in input order, then the findings
+/// of the run-level rules, then the run's counts. What it keeps between calls is counts
+/// and compact keys, never a file's diagnostics.
+pub trait Reporter {
+    /// One file's report, after the gate; `input` is its index in the run's inputs, for
+    /// reading the capture again (`html`).
+    fn file(&mut self, report: &FileReport, input: usize) -> io::Result<()>;
+
+    /// The findings of the run-level rules, after every file: `reports` are the run's
+    /// reports in order, each holding only its run-level diagnostics (most none). Unless
+    /// a format says otherwise, they are written as a file's findings are.
+    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        for (input, report) in reports.iter().enumerate() {
+            self.file(report, input)?;
+        }
+        Ok(())
+    }
+
+    /// The end of the document, with the run's counts.
+    fn finish(self: Box<Self>, summary: &Summary) -> io::Result<()>;
+}
+
+/// The reporter of `format`, writing to `out`; what comes before the findings is
+/// written now.
+pub fn reporter<'w>(
+    format: Format,
+    context: &'w Context,
+    out: &'w mut dyn Write,
+) -> io::Result<Box<dyn Reporter + 'w>> {
+    Ok(match format {
+        Format::Human => Box::new(human::Human::new(context.color, out)),
+        Format::Concise => Box::new(concise::Concise::new(context.color, out)),
+        Format::Json => Box::new(json::Json::new(context, out)?),
+        Format::Sarif => Box::new(sarif::Sarif::new(context, out)?),
+        Format::Github => Box::new(github::Github::new(context, out)?),
+        Format::Gitlab => Box::new(gitlab::Gitlab::new(context, out)?),
+        Format::Junit => Box::new(junit::Junit::new(context, out)?),
+        Format::Html => Box::new(html::HtmlReporter::new(context, out)?),
+    })
+}
+
+/// Writes every report's diagnostics, in order, in `format`, with `context.summary` as
+/// the run's counts: the whole run at once, for callers that hold every report.
 pub fn write(
     format: Format,
     reports: &[FileReport],
     context: &Context,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    match format {
-        Format::Human => human::write(reports, context.color, out),
-        Format::Concise => concise::write(reports, context.color, out),
-        Format::Json => json::write(reports, context, out),
-        Format::Sarif => sarif::write(reports, context, out),
-        Format::Github => github::write(reports, context, out),
-        Format::Gitlab => gitlab::write(reports, context, out),
-        Format::Junit => junit::write(reports, context, out),
-        Format::Html => html::write(reports, context, out),
+    let mut reporter = reporter(format, context, out)?;
+    for (input, report) in reports.iter().enumerate() {
+        reporter.file(report, input)?;
     }
+    reporter.finish(&context.summary)
 }
 
 /// Decides colour for standard output: `--color` first, then FORCE_COLOR / CLICOLOR_FORCE,

@@ -3,6 +3,11 @@
 //! Hand-written serde structs holding only the fields we promise, in a fixed order (as ruff
 //! and zizmor do; linter-conventions §3.5). What GitHub reads and why each field is here:
 //! linter-conventions §3.2; the document validates against the OASIS schema in the tests.
+//!
+//! Results are in file order, then by position, written as files complete; the results
+//! of the run-level rules (`binding-divergence`, `card-contradicted`, and
+//! `unsupported-version-accepted` against a card read in another file) follow every
+//! file's, again in file order.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -12,29 +17,62 @@ use serde::Serialize;
 use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::repo_root::{self, Located, encode_uri, file_uri};
-use crate::report::Context;
 use crate::report::gitlab::{identity, occurrences};
 use crate::report::sarif_location::{ArtifactLocation, SarifLocation, location};
+use crate::report::sarif_rules::{Descriptor, descriptor};
+use crate::report::stream::{Elements, cut};
+use crate::report::{Context, Reporter, Summary};
 use crate::resolve::Diagnostic;
-use crate::rules::{Group, RuleId};
+use crate::rules::RuleId;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-/// GitHub shows at most 1024 characters of a rule's full description (§3.2).
-const MAX_DESCRIPTION: usize = 1024;
-const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+pub(super) const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 /// The base id of repository-relative artifact URIs, as GitHub's docs name it.
 const SRCROOT: &str = "%SRCROOT%";
 
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let mut results = Vec::new();
-    for report in reports {
-        let artifact = artifact_location(&report.path, context);
+/// Results are written as they come between the opening (the tool and its rules) and
+/// the closing of the one run; the findings of the run-level rules come after every
+/// file's.
+pub struct Sarif<'w> {
+    context: &'w Context,
+    out: &'w mut dyn Write,
+    results: Elements,
+    tail: String,
+}
+
+impl<'w> Sarif<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        let cut = cut(&opening(context), Some("results"));
+        out.write_all(cut.head.as_bytes())?;
+        Ok(Sarif {
+            context,
+            out,
+            results: Elements::new(&cut),
+            tail: cut.tail,
+        })
+    }
+}
+
+impl Reporter for Sarif<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        let artifact = artifact_location(&report.path, self.context);
         let occurrences = occurrences(&report.diagnostics);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
-            results.push(result(d, n, &artifact));
+            self.results.push(&result(d, n, &artifact), self.out)?;
         }
+        Ok(())
     }
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        self.results.close(self.out)?;
+        self.out.write_all(self.tail.as_bytes())?;
+        writeln!(self.out)
+    }
+}
+
+/// The log with no result, pretty-printed, to be cut where the results go.
+fn opening(context: &Context) -> String {
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",
@@ -61,11 +99,10 @@ pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> 
             original_uri_base_ids: original_uri_base_ids(context),
             // Required by SARIF §3.14.27 for text results; our columns count scalar values.
             column_kind: "unicodeCodePoints",
-            results,
+            results: Vec::new(),
         }],
     };
-    serde_json::to_writer_pretty(&mut *out, &log)?;
-    writeln!(out)
+    serde_json::to_string_pretty(&log).expect("a log of plain values")
 }
 
 /// A repository-relative URI with `%SRCROOT%` (GitHub relativises against the checkout;
@@ -145,107 +182,12 @@ fn result(d: &Diagnostic, occurrence: usize, artifact: &ArtifactLocation) -> Sar
     }
 }
 
-fn level(severity: Severity) -> &'static str {
+pub(super) fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
-}
-
-fn descriptor(rule: RuleId) -> Descriptor {
-    let slug = rule.slug();
-    let group = rule.group();
-    // A security group's name is itself the `security` tag GitHub filters on.
-    let tags = vec![group.as_str(), "a2a"];
-    let doc = rule.doc();
-    Descriptor {
-        id: slug,
-        name: pascal_case(slug),
-        short_description: Text {
-            text: rule.summary().to_string(),
-        },
-        full_description: Text {
-            text: what_it_checks(doc),
-        },
-        help: Help {
-            text: doc,
-            markdown: doc,
-        },
-        help_uri: (!REPOSITORY.is_empty())
-            .then(|| format!("{REPOSITORY}/blob/main/rules/{slug}.md")),
-        default_configuration: Configuration {
-            level: level(rule.default_severity()),
-        },
-        properties: RuleProperties {
-            tags,
-            // Capture rules check framing bytes and cannot misfire; the others interpret
-            // A2A semantics, where a capture can be legitimately unusual.
-            precision: if group == Group::Capture {
-                "very-high"
-            } else {
-                "high"
-            },
-            problem_severity: match rule.default_severity() {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "recommendation",
-            },
-            security_severity: security_severity(rule),
-        },
-    }
-}
-
-/// GitHub's scale (§3.2): ≥9 critical, 7–8.9 high, 4–6.9 medium, <4 low. Security rules
-/// are recognised by their group's name, so a future `Group::Security` becomes a GitHub
-/// security rule without touching this file.
-fn security_severity(rule: RuleId) -> Option<&'static str> {
-    (rule.group().as_str() == "security").then_some(match rule.default_severity() {
-        Severity::Error => "8.0",
-        Severity::Warning => "5.0",
-        Severity::Info => "2.0",
-    })
-}
-
-/// `body-not-json` → `BodyNotJson` (slugs are ASCII kebab-case).
-fn pascal_case(slug: &str) -> String {
-    slug.split('-')
-        .filter(|word| !word.is_empty())
-        .map(|word| word[..1].to_ascii_uppercase() + &word[1..])
-        .collect()
-}
-
-/// The paragraphs of the doc's "What it checks" section, each unwrapped to one line, as
-/// many as fit GitHub's 1024-character limit (at least the first, cut if it must be).
-fn what_it_checks(doc: &str) -> String {
-    let section = doc
-        .split_once("## What it checks")
-        .map_or(doc, |(_, rest)| rest);
-    let section = section.split("\n## ").next().unwrap_or_default();
-    let mut text = String::new();
-    for paragraph in section.split("\n\n") {
-        let paragraph = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
-        if paragraph.is_empty() {
-            continue;
-        }
-        let longer = if text.is_empty() {
-            paragraph
-        } else {
-            format!("{text}\n\n{paragraph}")
-        };
-        if longer.chars().count() > MAX_DESCRIPTION {
-            if text.is_empty() {
-                text = longer
-                    .chars()
-                    .take(MAX_DESCRIPTION - 1)
-                    .chain(['…'])
-                    .collect();
-            }
-            break;
-        }
-        text = longer;
-    }
-    text
 }
 
 #[derive(Serialize)]
@@ -296,43 +238,8 @@ struct BaseUri {
 }
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Descriptor {
-    id: &'static str,
-    name: String,
-    short_description: Text,
-    full_description: Text,
-    help: Help,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    help_uri: Option<String>,
-    default_configuration: Configuration,
-    properties: RuleProperties,
-}
-
-#[derive(Serialize)]
 pub(super) struct Text {
     pub(super) text: String,
-}
-
-#[derive(Serialize)]
-struct Help {
-    text: &'static str,
-    markdown: &'static str,
-}
-
-#[derive(Serialize)]
-struct Configuration {
-    level: &'static str,
-}
-
-#[derive(Serialize)]
-struct RuleProperties {
-    tags: Vec<&'static str>,
-    precision: &'static str,
-    #[serde(rename = "problem.severity")]
-    problem_severity: &'static str,
-    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
-    security_severity: Option<&'static str>,
 }
 
 #[derive(Serialize)]

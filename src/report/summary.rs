@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::finding::Severity;
 use crate::lint::FileReport;
+use crate::resolve::Diagnostic;
 
 /// Counts for the summary line.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -32,29 +33,37 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
-        let mut summary = Summary {
-            files: reports.len(),
-            ..Summary::default()
-        };
+        let mut summary = Summary::default();
         for report in reports {
-            summary.exchanges += report.exchanges;
-            if let Some(wire) = &report.wire {
-                summary.skipped_frames += wire.skipped_frames;
-                summary.skipped_connections += wire.skipped_connections;
-                summary.tls_connections += wire.tls_connections;
-            }
-            for d in &report.diagnostics {
-                if d.rule == crate::rules::RuleId::LegacyProtocol {
-                    summary.legacy_exchanges += 1;
-                }
-                match d.severity {
-                    Severity::Error => summary.errors += 1,
-                    Severity::Warning => summary.warnings += 1,
-                    Severity::Info => summary.infos += 1,
-                }
-            }
+            summary.add(report);
         }
         summary
+    }
+
+    /// Counts a file and its findings.
+    pub fn add(&mut self, report: &FileReport) {
+        self.files += 1;
+        self.exchanges += report.exchanges;
+        if let Some(wire) = &report.wire {
+            self.skipped_frames += wire.skipped_frames;
+            self.skipped_connections += wire.skipped_connections;
+            self.tls_connections += wire.tls_connections;
+        }
+        self.add_findings(&report.diagnostics);
+    }
+
+    /// Counts findings, of a file already counted (the run-level rules').
+    pub fn add_findings(&mut self, diagnostics: &[Diagnostic]) {
+        for d in diagnostics {
+            if d.rule == crate::rules::RuleId::LegacyProtocol {
+                self.legacy_exchanges += 1;
+            }
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info => self.infos += 1,
+            }
+        }
     }
 
     /// Is any finding at or above `threshold`?

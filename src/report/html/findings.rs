@@ -21,8 +21,8 @@ pub fn exchange_anchor(file: usize, index: usize) -> String {
     format!("x-{file}-{index}")
 }
 
-/// The findings of file `file`, collapsed past [`OPEN_FINDINGS`].
-pub fn push_findings(out: &mut String, file: usize, diagnostics: &[Diagnostic]) {
+/// The findings of file `file`, numbered from `first`, collapsed past [`OPEN_FINDINGS`].
+pub fn push_findings(out: &mut String, file: usize, first: usize, diagnostics: &[Diagnostic]) {
     if diagnostics.is_empty() {
         out.push_str("<p class=\"clean\">No findings.</p>\n");
         return;
@@ -40,7 +40,7 @@ pub fn push_findings(out: &mut String, file: usize, diagnostics: &[Diagnostic]) 
         if open.is_empty() { " (collapsed)" } else { "" }
     );
     for (i, diagnostic) in diagnostics.iter().enumerate() {
-        push_finding(out, file, i + 1, diagnostic);
+        push_finding(out, file, first + i, diagnostic);
     }
     out.push_str("</details>\n");
 }

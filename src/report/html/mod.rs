@@ -1,6 +1,7 @@
 //! `--format html`: one self-contained page for a person triaging a capture set, written
-//! as files complete (head, a section per file, then the summary, matrix and
-//! side-by-side view the files fed, which the page's style shows first).
+//! as files complete (head, a section per file, a section per file with findings of
+//! the run-level rules, then the summary, matrix and side-by-side view the files fed,
+//! which the page's style shows first).
 
 mod csp;
 mod escape;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 
 use crate::lint::FileReport;
 use crate::profile::Profile;
-use crate::report::{Context, Summary};
+use crate::report::{Context, Reporter, Summary};
 use explorer::{FileCapture, push_explorer};
 use tally::Tally;
 
@@ -58,14 +59,35 @@ impl fmt::Debug for Captures {
     }
 }
 
-/// Writes every report as one HTML page.
-pub fn write(reports: &[FileReport], context: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let mut page = HtmlReport::begin(out, context.captures.profile)?;
-    for (i, report) in reports.iter().enumerate() {
-        let capture = context.captures.read(i);
-        page.file(report, capture.as_deref())?;
+/// The page as a [`Reporter`]: each file's section reads its capture again through
+/// the context's [`Captures`].
+pub struct HtmlReporter<'w> {
+    page: HtmlReport<'w>,
+    captures: &'w Captures,
+}
+
+impl<'w> HtmlReporter<'w> {
+    pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
+        Ok(HtmlReporter {
+            page: HtmlReport::begin(out, context.captures.profile)?,
+            captures: &context.captures,
+        })
     }
-    page.finish(&context.summary)
+}
+
+impl Reporter for HtmlReporter<'_> {
+    fn file(&mut self, report: &FileReport, input: usize) -> io::Result<()> {
+        let capture = self.captures.read(input);
+        self.page.file(report, capture.as_deref())
+    }
+
+    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        self.page.run_level(reports)
+    }
+
+    fn finish(self: Box<Self>, summary: &Summary) -> io::Result<()> {
+        self.page.finish(summary)
+    }
 }
 
 /// The page being written: the head at once, each file's section as the file is done,
@@ -75,6 +97,8 @@ pub struct HtmlReport<'w> {
     profile: Profile,
     tally: Tally,
     files: usize,
+    /// Each file's number of findings, so that its run-level findings number on.
+    counts: Vec<usize>,
 }
 
 impl<'w> HtmlReport<'w> {
@@ -85,6 +109,7 @@ impl<'w> HtmlReport<'w> {
             profile,
             tally: Tally::default(),
             files: 0,
+            counts: Vec::new(),
         })
     }
 
@@ -92,6 +117,7 @@ impl<'w> HtmlReport<'w> {
     pub fn file(&mut self, report: &FileReport, capture: Option<&[u8]>) -> io::Result<()> {
         let file = self.files;
         self.files += 1;
+        self.counts.push(report.diagnostics.len());
         self.tally.diagnostics(&report.diagnostics);
         let mut html = String::new();
         page::file_start(&mut html, file, report);
@@ -113,6 +139,23 @@ impl<'w> HtmlReport<'w> {
         }
         page::file_end(&mut html);
         self.out.write_all(html.as_bytes())
+    }
+
+    /// After every file's section, one for each file with findings of the run-level
+    /// rules (`reports` in the order their files were given), numbered on from its
+    /// own findings; their exchanges are in the file's explorer above.
+    pub fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+        for (file, report) in reports.iter().enumerate() {
+            if report.diagnostics.is_empty() {
+                continue;
+            }
+            self.tally.diagnostics(&report.diagnostics);
+            let first = self.counts.get(file).copied().unwrap_or_default() + 1;
+            let mut html = String::new();
+            page::run_level(&mut html, file, first, report);
+            self.out.write_all(html.as_bytes())?;
+        }
+        Ok(())
     }
 
     /// The sections every file fed, and the end of the page.

@@ -75,7 +75,21 @@ pub fn file_start(out: &mut String, file: usize, report: &FileReport) {
         }
     }
     out.push_str("</span></summary>\n");
-    push_findings(out, file, &report.diagnostics);
+    push_findings(out, file, 1, &report.diagnostics);
+}
+
+/// A file's findings of the run-level rules, numbered from `first`, in a section of
+/// their own after every file's: they were known only once the run was read.
+pub fn run_level(out: &mut String, file: usize, first: usize, report: &FileReport) {
+    let _ = writeln!(
+        out,
+        "<section class=\"file run-level\" id=\"run-{file}\" data-path=\"{}\"><details open>\
+         <summary><h3>{}</h3><span class=\"badges\">compared across files</span></summary>",
+        attr(&report.path),
+        text(&report.path),
+    );
+    push_findings(out, file, first, &report.diagnostics);
+    file_end(out);
 }
 
 /// Closes a file's section.

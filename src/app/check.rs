@@ -1,0 +1,235 @@
+//! `check`: settles configuration and inputs, then streams the run: each file's report,
+//! as the engine hands it over in input order, goes through the gate to the reporter and
+//! is cut down to what the run-level rules need; at the end those rules report, after
+//! every file's findings, and the reporter closes the document with the run's counts.
+
+use std::io;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+
+use super::{
+    FAILURE, FINDINGS, find_inputs, progress_bar, settle_config, shown_paths, use_color,
+    write_output,
+};
+use crate::cli::{CheckArgs, FailOn};
+use crate::finding::Finding;
+use crate::gate::{Baseline, Gate};
+use crate::lint::{FileReport, Options, lint_in_order};
+use crate::report::{self, Summary, write_summary};
+use crate::walk;
+
+/// What the run keeps of each file once its findings are written.
+#[derive(Default)]
+struct Kept {
+    /// Each file's report without its diagnostics: path, counts, and the facts of the
+    /// run-level rules.
+    reports: Vec<FileReport>,
+    /// The input each report was read from, to read it again for a pending finding.
+    inputs: Vec<usize>,
+    /// An input could not be read or linted.
+    failed: bool,
+}
+
+pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
+    let started = Instant::now();
+    let cwd = std::env::current_dir()?;
+    let config = match settle_config(args, &cwd) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(FAILURE));
+        }
+    };
+    if let Some(dir) = args.root.as_deref().filter(|dir| !cwd.join(dir).is_dir()) {
+        eprintln!("error: --root {}: not a directory", dir.display());
+        return Ok(ExitCode::from(FAILURE));
+    }
+    // Machine formats, fingerprints and baselines name files from here.
+    let root = crate::repo_root::discover(&cwd, args.root.as_deref(), config.dir());
+    let repo_path = |path: &str| crate::repo_root::repo_path(path, &cwd, &root);
+    let mut found = find_inputs(args, &config)?;
+    let mut failed = !found.errors.is_empty();
+    for error in &found.errors {
+        eprintln!("error: {error}");
+    }
+    if found.inputs.is_empty() {
+        if args.files_from.is_some() {
+            // Pull-request mode with no capture in the change: nothing to do.
+            return Ok(ExitCode::SUCCESS);
+        }
+        if found.errors.is_empty() {
+            eprintln!(
+                "error: no capture files (*.http, *.har) found in {}",
+                shown_paths(args)
+            );
+        }
+        return Ok(ExitCode::from(FAILURE));
+    }
+    if let Some(shard) = args.shard {
+        // After the check for no input at all: a shard may hold no file and still succeed.
+        (found.inputs).retain(|input| shard.keeps(&repo_path(input.display_name()), args.shard_by));
+    }
+    let inputs = &found.inputs[..];
+    let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+
+    let profile = args.profile.or(config.profile).unwrap_or_default();
+    let options_for = |path: &str| Options {
+        profile,
+        rules: config.rules_for(path),
+        no_ignores: args.no_ignores,
+        repo_path: Some(repo_path(path)),
+        ..Options::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(io::Error::other)?;
+    let progress = progress_bar(args, inputs.len());
+    let stream = |each: &mut dyn FnMut(usize, &mut FileReport) -> io::Result<()>| {
+        let on_done = || progress.inc(1);
+        let mut kept = Kept::default();
+        lint_in_order(
+            &pool,
+            inputs,
+            &options_for,
+            &on_done,
+            args.max_file_size,
+            &mut |input, linted| keep(&mut kept, &progress, input, linted, each),
+        )?;
+        progress.finish_and_clear();
+        run_level(&mut kept, inputs, args.max_file_size, &repo_path);
+        Ok::<_, io::Error>(kept)
+    };
+
+    if let Some(path) = &args.write_baseline {
+        // Before the gate, as the findings a team accepts are all of them.
+        let mut accepted = Baseline::empty();
+        let kept = stream(&mut |_, report| {
+            accepted.add(report, &repo_path(&report.path));
+            Ok(())
+        })?;
+        for report in &kept.reports {
+            accepted.add(report, &repo_path(&report.path));
+        }
+        accepted.write(path)?;
+        eprintln!("Wrote {} findings to {}", accepted.len(), path.display());
+        let failed = failed || kept.failed;
+        return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
+    }
+
+    let context = report::Context {
+        color: use_color(&args.out),
+        summary: Summary::default(),
+        sarif_category: args.sarif_category.clone(),
+        base_dir: cwd.clone(),
+        repo_root: Some(root.clone()),
+        github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
+        captures: html_captures(args, profile, inputs),
+    };
+    let mut gate = Gate::new(&config, baseline.as_ref(), args.no_ignores);
+    let mut summary = Summary::default();
+    write_output(&args.out, |out| {
+        let mut reporter = report::reporter(args.format, &context, out)?;
+        let mut kept = stream(&mut |input, report| {
+            gate.file(report, &repo_path(&report.path));
+            summary.add(report);
+            // Output and the progress bar may share a terminal: the bar steps aside.
+            progress.suspend(|| reporter.file(report, input))
+        })?;
+        for report in &mut kept.reports {
+            gate.run_level(report, &repo_path(&report.path));
+            summary.add_findings(&report.diagnostics);
+        }
+        reporter.run_level(&kept.reports)?;
+        let held = gate.held();
+        summary.suppressed = held.suppressed;
+        summary.baselined = held.baselined;
+        summary.stale_baseline = held.stale_baseline;
+        failed |= kept.failed;
+        reporter.finish(&summary)
+    })?;
+    if !args.out.quiet {
+        write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
+    }
+    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Warning);
+    Ok(ExitCode::from(if failed {
+        FAILURE
+    } else if !args.exit_zero && summary.fails(fail_on.threshold()) {
+        FINDINGS
+    } else {
+        0
+    }))
+}
+
+/// Hands one file's report to `each` (the gate and the reporter), then keeps what the
+/// run-level rules need of it; an input that failed is reported on standard error.
+fn keep(
+    kept: &mut Kept,
+    progress: &ProgressBar,
+    input: usize,
+    linted: Result<FileReport, walk::InputError>,
+    each: &mut dyn FnMut(usize, &mut FileReport) -> io::Result<()>,
+) -> io::Result<()> {
+    match linted {
+        Ok(mut report) => {
+            each(input, &mut report)?;
+            // Written: from here on the run holds no finding of this file.
+            report.diagnostics = Vec::new();
+            kept.reports.push(report);
+            kept.inputs.push(input);
+        }
+        Err(error) => {
+            progress.suspend(|| eprintln!("error: {error}"));
+            kept.failed = true;
+        }
+    }
+    Ok(())
+}
+
+/// The run-level rules, over every kept report: each report's diagnostics are then its
+/// run-level findings, in place order.
+fn run_level(
+    kept: &mut Kept,
+    inputs: &[walk::Input],
+    max_file_size: u64,
+    repo_path: &dyn Fn(&str) -> String,
+) {
+    let Kept {
+        reports,
+        inputs: read_from,
+        ..
+    } = kept;
+    let resolve_pending = |file: usize, findings: &[&Finding]| {
+        let input = &inputs[read_from[file]];
+        match input.read(max_file_size) {
+            Ok(bytes) => {
+                let name = input.display_name();
+                crate::lint::resolve_pending(name, &repo_path(name), &bytes, findings)
+            }
+            Err(_) => Vec::new(),
+        }
+    };
+    crate::rules::binding_divergence::check_run_with(reports, &resolve_pending);
+    crate::rules::unsupported_version_accepted::check_run(reports);
+    crate::rules::card_contradicted::check_run(reports);
+}
+
+/// For `--format html`: how the explorer reads each input's capture again (standard
+/// input cannot be read twice).
+fn html_captures(
+    args: &CheckArgs,
+    profile: crate::profile::Profile,
+    inputs: &[walk::Input],
+) -> report::Captures {
+    if args.format != crate::cli::Format::Html {
+        return report::Captures::default();
+    }
+    let inputs: Vec<walk::Input> = inputs.to_vec();
+    let max = args.max_file_size;
+    report::Captures::new(profile, move |i| match inputs.get(i)? {
+        walk::Input::Stdin { .. } => None,
+        input => input.read(max).ok(),
+    })
+}
