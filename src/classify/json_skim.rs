@@ -2,11 +2,12 @@
 //!
 //! A successful answer is mostly its payload: the Task with its history and artifacts, the
 //! Message, the stream event's update (A2A §3.2.3, §9.4). Rules read a success response's
-//! envelope (`jsonrpc`, `id`, which members are present) but never inside those payloads,
-//! and building them as `serde_json::Value` trees (then dropping them) was half of all the
-//! work on realistic traffic. So their members are checked by the same parser, with the
-//! same errors and the same nesting limit, but kept hollow: an object as `{}`, an array as
-//! `[]`; a scalar payload is kept as it is.
+//! envelope (`jsonrpc`, `id`, which members are present) and, of a payload, only the
+//! task state its `status` carries; building the rest as `serde_json::Value` trees (then
+//! dropping them) was half of all the work on realistic traffic. So their members are
+//! checked by the same parser, with the same errors and the same nesting limit, but kept
+//! hollow: an object as `{}` (or `{"status": {"state": ...}}`), an array as `[]`; a scalar
+//! payload is kept as it is.
 
 use std::fmt;
 
@@ -130,9 +131,18 @@ impl<'de> Visitor<'de> for Hollow {
         f.write_str("any JSON value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        Skip.visit_map(map)?;
-        Ok(Value::Object(Map::new()))
+    /// A payload object keeps only its `status.state`: stream rules follow a task's state
+    /// from event to event (A2A §3.1.2), and it is one short string.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut kept = Map::new();
+        while let Some(is_status) = map.next_key_seed(KeyIs("status"))? {
+            if !is_status {
+                map.next_value_seed(Skip)?;
+            } else if let Some(status) = map.next_value_seed(StateOnly)? {
+                kept.insert("status".to_owned(), status);
+            }
+        }
+        Ok(Value::Object(kept))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
@@ -162,6 +172,90 @@ impl<'de> Visitor<'de> for Hollow {
 
     fn visit_unit<E: Error>(self) -> Result<Value, E> {
         Ok(Value::Null)
+    }
+}
+
+/// A member name compared with one name, without building it.
+struct KeyIs(&'static str);
+
+impl<'de> DeserializeSeed<'de> for KeyIs {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyIs {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: Error>(self, v: &str) -> Result<bool, E> {
+        Ok(v == self.0)
+    }
+}
+
+/// A status object reduced to its `state`; `None` for a status that is no object (its
+/// value is walked all the same).
+struct StateOnly;
+
+impl<'de> DeserializeSeed<'de> for StateOnly {
+    type Value = Option<Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Value>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StateOnly {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Value>, A::Error> {
+        let mut kept = Map::new();
+        while let Some(is_state) = map.next_key_seed(KeyIs("state"))? {
+            match is_state {
+                true => {
+                    kept.insert("state".to_owned(), map.next_value::<Value>()?);
+                }
+                false => map.next_value_seed(Skip)?,
+            }
+        }
+        Ok(Some(Value::Object(kept)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<Value>, A::Error> {
+        Skip.visit_seq(seq).map(|()| None)
+    }
+
+    fn visit_bool<E: Error>(self, _: bool) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: Error>(self, _: i64) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: Error>(self, _: u64) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: Error>(self, _: f64) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E: Error>(self, _: &str) -> Result<Option<Value>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: Error>(self) -> Result<Option<Value>, E> {
+        Ok(None)
     }
 }
 
@@ -235,6 +329,15 @@ mod tests {
             from_str(text).unwrap(),
             json!({"jsonrpc": "2.0", "id": {"n": 1}, "result": {"id": "t", "history": []},
                    "error": {"code": -32001, "data": [{"reason": "R"}]}})
+        );
+        let task = r#"{"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING", "message": {"parts": []}}, "history": [1]}}"#;
+        assert_eq!(
+            from_str(task).unwrap(),
+            json!({"task": {"status": {"state": "TASK_STATE_WORKING"}}})
+        );
+        assert_eq!(
+            from_str(r#"{"statusUpdate": {"status": "odd", "taskId": "t"}}"#).unwrap(),
+            json!({"statusUpdate": {}})
         );
         let event = r#"{"artifactUpdate": {"artifact": {"parts": [{"text": "x"}]}}, "kind": "k"}"#;
         assert_eq!(

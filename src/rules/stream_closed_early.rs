@@ -38,8 +38,8 @@ impl Rule for StreamClosedEarly {
         if !streaming || view.generation == Generation::V0_3 || !ended_by_agent(view) {
             return;
         }
-        // The state the stream left its task in, from the last event that says one; the
-        // payloads of success events are kept hollow, so the events are read again here.
+        // The state the stream left its task in, from the last event that says one (a
+        // hollow payload keeps its `status.state`, `json_skim`).
         let states: Vec<(usize, String)> = (response.events.iter().enumerate())
             .filter_map(|(i, event)| state_of(view.binding, event).map(|s| (i, s)))
             .collect();
@@ -121,10 +121,10 @@ fn ended_by_agent(view: &ExchangeView<'_, '_>) -> bool {
 
 /// The task state an event carries: its Task's or its status update's.
 fn state_of(binding: Binding, event: &EventView<'_>) -> Option<String> {
-    let data: Value = serde_json::from_slice(&event.event.data).ok()?;
+    let data = event.json.value()?;
     let response = match binding {
         Binding::JsonRpc => data.get("result")?,
-        _ => &data,
+        _ => data,
     };
     let status =
         (response.pointer("/task/status")).or_else(|| response.pointer("/statusUpdate/status"))?;
