@@ -3,8 +3,6 @@
 //! left alone (the run holds two versions of the card, and either may be the one in
 //! force).
 
-use std::collections::HashMap;
-
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
 use crate::lint::FileReport;
@@ -15,7 +13,9 @@ use crate::resolve::{Diagnostic, Location};
 #[derive(Debug, Default)]
 pub struct CardFacts {
     cards: Vec<Card>,
-    claims: HashMap<(Claimed, Authority), Claim>,
+    /// A handful per file (kinds of claim times agents), looked up once per exchange
+    /// without building a key.
+    claims: Vec<((Claimed, Authority), Claim)>,
 }
 
 #[derive(Debug)]
@@ -33,7 +33,8 @@ impl CardFacts {
 
     /// Has the file made this claim already? Counts it if so.
     pub fn repeat(&mut self, claimed: &Claimed, authority: &Authority) -> bool {
-        match self.claims.get_mut(&(claimed.clone(), authority.clone())) {
+        let found = (self.claims.iter_mut()).find(|((c, a), _)| c == claimed && a == authority);
+        match found.map(|(_, claim)| claim) {
             Some(claim) => {
                 claim.more += 1;
                 true
@@ -49,7 +50,7 @@ impl CardFacts {
             more: 0,
             at: Box::new(at),
         };
-        self.claims.insert((claim.claimed, claim.authority), kept);
+        self.claims.push(((claim.claimed, claim.authority), kept));
     }
 }
 
