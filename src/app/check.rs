@@ -13,10 +13,10 @@ use super::{
     FAILURE, FINDINGS, find_inputs, progress_bar, settle_config, shown_paths, use_color,
     write_output,
 };
-use crate::cli::{CheckArgs, FailOn};
+use crate::cli::{CheckArgs, FailOn, Format};
 use crate::finding::Finding;
 use crate::gate::{Baseline, Gate};
-use crate::lint::{FileReport, Options, lint_in_order};
+use crate::lint::{FileReport, Options, lint_in_order, lint_live};
 use crate::report::{self, Summary, write_summary};
 use crate::walk;
 
@@ -87,17 +87,35 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         .build()
         .map_err(io::Error::other)?;
     let progress = progress_bar(args, inputs.len());
-    let stream = |each: &mut dyn FnMut(usize, &mut FileReport) -> io::Result<()>| {
+    let live = super::live::live_stdin(inputs);
+    // Formats that list findings without a document of files around them take a live
+    // capture's connection by connection; the others, its report at the end.
+    let per_connection = matches!(
+        args.format,
+        Format::Human | Format::Concise | Format::Github | Format::Sarif | Format::Gitlab
+    );
+    // `each` gets every report; `false`: one connection's findings on a live capture,
+    // of a file counted later.
+    let stream = |each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>| {
         let on_done = || progress.inc(1);
         let mut kept = Kept::default();
-        lint_in_order(
-            &pool,
-            inputs,
-            &options_for,
-            &on_done,
-            args.max_file_size,
-            &mut |input, linted| keep(&mut kept, &progress, input, linted, each),
-        )?;
+        if let Some(name) = live {
+            let mut chunks = super::live::stdin_chunks();
+            let mut part = |mut part: FileReport| each(0, &mut part, false);
+            let part = per_connection.then_some(&mut part as &mut dyn FnMut(_) -> _);
+            let report = lint_live(name, &options_for(name), &mut chunks, part)?;
+            on_done();
+            keep(&mut kept, &progress, 0, Ok(report), each)?;
+        } else {
+            lint_in_order(
+                &pool,
+                inputs,
+                &options_for,
+                &on_done,
+                args.max_file_size,
+                &mut |input, linted| keep(&mut kept, &progress, input, linted, each),
+            )?;
+        }
         progress.finish_and_clear();
         run_level(&mut kept, inputs, args.max_file_size, &repo_path);
         Ok::<_, io::Error>(kept)
@@ -106,7 +124,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     if let Some(path) = &args.write_baseline {
         // Before the gate, as the findings a team accepts are all of them.
         let mut accepted = Baseline::empty();
-        let kept = stream(&mut |_, report| {
+        let kept = stream(&mut |_, report, _| {
             accepted.add(report, &repo_path(&report.path));
             Ok(())
         })?;
@@ -131,10 +149,19 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     let mut gate = Gate::new(&config, baseline.as_ref(), args.no_ignores);
     let mut summary = Summary::default();
     write_output(&args.out, |out| {
+        // Live, what a connection's report writes is on its way at once.
+        let mut flushing = Flushing(out);
+        let out: &mut dyn io::Write = if live.is_some() { &mut flushing } else { out };
         let mut reporter = report::reporter(args.format, &context, out)?;
-        let mut kept = stream(&mut |input, report| {
+        if live.is_some() {
+            reporter.live();
+        }
+        let mut kept = stream(&mut |input, report, whole| {
             gate.file(report, &repo_path(&report.path));
-            summary.add(report);
+            match whole {
+                true => summary.add(report),
+                false => summary.add_findings(&report.diagnostics),
+            }
             // Output and the progress bar may share a terminal: the bar steps aside.
             progress.suspend(|| reporter.file(report, input))
         })?;
@@ -170,11 +197,11 @@ fn keep(
     progress: &ProgressBar,
     input: usize,
     linted: Result<FileReport, walk::InputError>,
-    each: &mut dyn FnMut(usize, &mut FileReport) -> io::Result<()>,
+    each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>,
 ) -> io::Result<()> {
     match linted {
         Ok(mut report) => {
-            each(input, &mut report)?;
+            each(input, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
             report.diagnostics = Vec::new();
             kept.reports.push(report);
@@ -232,4 +259,22 @@ fn html_captures(
         walk::Input::Stdin { .. } => None,
         input => input.read(max).ok(),
     })
+}
+
+/// A writer that flushes at the end of every line: findings of a live capture reach a
+/// pipe or a terminal as they are written.
+struct Flushing<'w>(&'w mut dyn io::Write);
+
+impl io::Write for Flushing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.0.write(buf)?;
+        if buf[..n].contains(&b'\n') {
+            self.0.flush()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }

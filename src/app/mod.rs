@@ -13,6 +13,7 @@ use crate::walk::{self, Walk};
 
 mod check;
 mod commands;
+mod live;
 
 use check::check;
 use commands::{explain, inspect, list_rules, merge, redact, use_color, write_output};

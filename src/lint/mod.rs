@@ -3,9 +3,11 @@
 
 mod file;
 mod har;
+mod live;
 mod ordered;
 mod pcap;
 
+pub use live::lint_live;
 pub use ordered::lint_in_order;
 
 use rayon::prelude::*;
@@ -24,7 +26,7 @@ use crate::walk::{Input, InputError};
 use file::{FileLint, Unit};
 
 /// The result of linting one capture.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct FileReport {
     pub path: String,
     pub exchanges: usize,

@@ -2,7 +2,7 @@
 //! from its text view as soon as it is read, and findings are placed on its frames.
 
 use crate::capture::HttpReader;
-use crate::capture::wire::read_pcap;
+use crate::capture::wire::{WireExchange, read_pcap};
 use crate::lint::file::{FileLint, Unit};
 use crate::lint::{FileReport, Options};
 use crate::resolve::Resolver;
@@ -12,23 +12,9 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
     // the whole file again.
     let resolver = Resolver::for_wire(path, file).identified_as(options.identity(path));
     let mut lint = FileLint::new(path, options, resolver, false);
-    let wire = read_pcap(file, &mut |exchange| match exchange.http2_exchange() {
-        Some(http2) => {
-            lint.exchange(&exchange.text, &http2, Unit::Wire(&exchange), Vec::new());
-            lint.problems(&exchange.problems, Unit::Wire(&exchange));
-        }
-        None => {
-            let mut reader = HttpReader::new(&exchange.text);
-            for mut http1 in reader.by_ref() {
-                http1.index = exchange.index;
-                lint.exchange(&exchange.text, &http1, Unit::Wire(&exchange), Vec::new());
-            }
-            lint.problems(reader.problems(), Unit::Wire(&exchange));
-        }
-    });
+    let wire = read_pcap(file, &mut |exchange| lint_exchange(&mut lint, &exchange));
     // Findings about frames come last, once the reader has said where every frame is.
-    lint.resolver()
-        .set_frames(wire.frames.iter().map(|f| f.start).collect());
+    lint.resolver().set_frames(wire.frame_starts());
     for (connection, problem) in &wire.connection_problems {
         lint.problems(std::slice::from_ref(problem), Unit::Connection(connection));
     }
@@ -36,5 +22,24 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
     FileReport {
         wire: Some(wire.counts),
         ..lint.finish(Vec::new())
+    }
+}
+
+/// Lints one exchange of a capture from its text view: an HTTP/2 stream as it was read,
+/// HTTP/1.x text as a `.http` file is framed.
+pub(super) fn lint_exchange(lint: &mut FileLint<'_>, exchange: &WireExchange) {
+    match exchange.http2_exchange() {
+        Some(http2) => {
+            lint.exchange(&exchange.text, &http2, Unit::Wire(exchange), Vec::new());
+            lint.problems(&exchange.problems, Unit::Wire(exchange));
+        }
+        None => {
+            let mut reader = HttpReader::new(&exchange.text);
+            for mut http1 in reader.by_ref() {
+                http1.index = exchange.index;
+                lint.exchange(&exchange.text, &http1, Unit::Wire(exchange), Vec::new());
+            }
+            lint.problems(reader.problems(), Unit::Wire(exchange));
+        }
     }
 }

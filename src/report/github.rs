@@ -29,6 +29,8 @@ pub struct Github<'w> {
     errors: usize,
     warnings: usize,
     rows: Rows,
+    /// A live capture: annotations are written at once, the notice at the end.
+    live: bool,
 }
 
 /// The step summary's first rows, as many as its budget could hold, and how many
@@ -50,11 +52,16 @@ impl<'w> Github<'w> {
             errors: 0,
             warnings: 0,
             rows: Rows::default(),
+            live: false,
         })
     }
 }
 
 impl Reporter for Github<'_> {
+    fn live(&mut self) {
+        self.live = true;
+    }
+
     fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
         let path = display_path(&report.path, self.context);
         for d in &report.diagnostics {
@@ -63,7 +70,10 @@ impl Reporter for Github<'_> {
                 Severity::Warning => self.warnings += 1,
                 Severity::Info => {}
             }
-            writeln!(self.commands, "{}", command(d, &path))?;
+            match self.live {
+                true => writeln!(self.out, "{}", command(d, &path))?,
+                false => writeln!(self.commands, "{}", command(d, &path))?,
+            }
             if self.context.github_step_summary.is_some() {
                 self.rows.push(d, &path);
             }
@@ -79,7 +89,9 @@ impl Reporter for Github<'_> {
             errors,
             warnings,
             rows,
+            live,
         } = *self;
+        // Live, the annotations are out already: the notice follows them.
         if errors > SHOWN_PER_STEP || warnings > SHOWN_PER_STEP {
             // First, not last: notices are capped too, so after many info findings a closing
             // notice would itself be hidden.
@@ -98,7 +110,9 @@ impl Reporter for Github<'_> {
                 ))
             )?;
         }
-        commands.copy_to(out)?;
+        if !live {
+            commands.copy_to(out)?;
+        }
         if let Some(file) = &context.github_step_summary {
             let mut file = OpenOptions::new()
                 .create(true)

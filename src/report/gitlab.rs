@@ -24,6 +24,7 @@ pub struct Gitlab<'w> {
     /// Every fingerprint given, as its 64 bits: a collision between two files is
     /// salted away, and the set is all this format keeps of the run.
     taken: HashSet<u64>,
+    occurrences: Occurrences,
 }
 
 impl<'w> Gitlab<'w> {
@@ -36,6 +37,7 @@ impl<'w> Gitlab<'w> {
             issues: Elements::new(&cut),
             tail: cut.tail,
             taken: HashSet::new(),
+            occurrences: Occurrences::default(),
         })
     }
 }
@@ -43,7 +45,7 @@ impl<'w> Gitlab<'w> {
 impl Reporter for Gitlab<'_> {
     fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
         let path = display_path(&report.path, self.context);
-        let occurrences = occurrences(&report.diagnostics);
+        let occurrences = self.occurrences.of(report);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
             // GitLab collapses issues that share a fingerprint into one widget entry, so
             // every finding needs its own: the path (several jobs' reports are merged) and
@@ -103,16 +105,28 @@ fn key(fingerprint: &str) -> u64 {
 /// plus one. The resolve fingerprint has no occurrence counter, so two same-rule findings
 /// with no exchange or member (capture problems, say) would otherwise collapse into one
 /// alert; the counter is the "occurrence" part of the logical identity (issue 5).
-pub(super) fn occurrences(diagnostics: &[Diagnostic]) -> Vec<usize> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    diagnostics
-        .iter()
-        .map(|d| {
-            let n = seen.entry(d.fingerprint.as_str()).or_default();
-            *n += 1;
-            *n
-        })
-        .collect()
+/// Counted over the reports of one path in a row: a file's, or a live capture's handed
+/// over connection by connection (their findings count on from the earlier ones').
+#[derive(Default)]
+pub(super) struct Occurrences {
+    path: String,
+    seen: HashMap<String, usize>,
+}
+
+impl Occurrences {
+    pub(super) fn of(&mut self, report: &FileReport) -> Vec<usize> {
+        if report.path != self.path {
+            self.path.clone_from(&report.path);
+            self.seen.clear();
+        }
+        (report.diagnostics.iter())
+            .map(|d| {
+                let n = self.seen.entry(d.fingerprint.clone()).or_default();
+                *n += 1;
+                *n
+            })
+            .collect()
+    }
 }
 
 /// The fingerprint with its occurrence; the first occurrence stays bare so the common case

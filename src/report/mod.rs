@@ -65,6 +65,10 @@ pub trait Reporter {
         Ok(())
     }
 
+    /// The run is a live capture (`check -` on a pcap pipe): reports come connection by
+    /// connection, as they close, and a format that can write each at once does.
+    fn live(&mut self) {}
+
     /// The end of the document, with the run's counts.
     fn finish(self: Box<Self>, summary: &Summary) -> io::Result<()>;
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::finding::Severity;
 use crate::lint::FileReport;
 use crate::repo_root::{self, Located, encode_uri, file_uri};
-use crate::report::gitlab::{identity, occurrences};
+use crate::report::gitlab::{Occurrences, identity};
 use crate::report::sarif_location::{ArtifactLocation, SarifLocation, location};
 use crate::report::sarif_rules::{Descriptor, descriptor};
 use crate::report::stream::{Elements, cut};
@@ -39,6 +39,7 @@ pub struct Sarif<'w> {
     out: &'w mut dyn Write,
     results: Elements,
     tail: String,
+    occurrences: Occurrences,
 }
 
 impl<'w> Sarif<'w> {
@@ -50,6 +51,7 @@ impl<'w> Sarif<'w> {
             out,
             results: Elements::new(&cut),
             tail: cut.tail,
+            occurrences: Occurrences::default(),
         })
     }
 }
@@ -57,7 +59,7 @@ impl<'w> Sarif<'w> {
 impl Reporter for Sarif<'_> {
     fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
         let artifact = artifact_location(&report.path, self.context);
-        let occurrences = occurrences(&report.diagnostics);
+        let occurrences = self.occurrences.of(report);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
             self.results.push(&result(d, n, &artifact), self.out)?;
         }

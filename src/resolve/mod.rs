@@ -110,8 +110,17 @@ impl<'r> Resolver<'r> {
     /// once [`Resolver::set_frames`] has said where the frames are).
     pub fn for_wire(path: &'r str, file: &'r [u8]) -> Self {
         Resolver {
-            wire: Some(WireMap::new(path, file)),
+            wire: Some(WireMap::new(path, file.len())),
             ..Resolver::new(path, file)
+        }
+    }
+
+    /// Resolves findings about a capture read live ([`crate::capture::wire::LiveReader`]),
+    /// whose bytes are not held: as [`Resolver::for_wire`], frames set per connection.
+    pub fn for_live_wire(path: &'r str) -> Self {
+        Resolver {
+            wire: Some(WireMap::new(path, usize::MAX)),
+            ..Resolver::new(path, &[])
         }
     }
 
@@ -122,8 +131,9 @@ impl<'r> Resolver<'r> {
         Resolver { identity, ..self }
     }
 
-    /// For a pcap file: where each frame's packet bytes start, as the reader found them.
-    pub fn set_frames(&mut self, frames: Vec<usize>) {
+    /// For a pcap file: where each frame's packet bytes start, with its number, as the
+    /// reader found them.
+    pub fn set_frames(&mut self, frames: Vec<(usize, u32)>) {
         if let Some(wire) = &mut self.wire {
             wire.set_frames(frames);
         }
@@ -176,6 +186,12 @@ impl<'r> Resolver<'r> {
 
     /// The diagnostics, ordered by position, then rule, then message.
     pub fn finish(mut self) -> Vec<Diagnostic> {
+        self.take()
+    }
+
+    /// The diagnostics so far, ordered as [`Resolver::finish`] orders them; the resolver
+    /// goes on empty (a live capture hands them over connection by connection).
+    pub fn take(&mut self) -> Vec<Diagnostic> {
         self.diagnostics.sort_by(|a, b| {
             (a.primary.span.start, a.rule, &a.message).cmp(&(
                 b.primary.span.start,
@@ -183,7 +199,7 @@ impl<'r> Resolver<'r> {
                 &b.message,
             ))
         });
-        self.diagnostics
+        std::mem::take(&mut self.diagnostics)
     }
 
     /// Resolves one finding without adding it to the file's diagnostics, for run-level

@@ -14,10 +14,11 @@ use crate::source::{LineCol, LineIndex, Span};
 
 pub struct WireMap<'r> {
     path: &'r str,
-    file: &'r [u8],
-    /// Where each frame's packet bytes start: known once the file is read, before any
-    /// finding about frames is placed.
-    frames: Vec<usize>,
+    /// The file's length (of a live capture: unknown, `usize::MAX`).
+    file_len: usize,
+    /// Where each frame's packet bytes start, and its number: known once the file (or
+    /// the connection of a live capture) is read, before any finding about frames.
+    frames: Vec<(usize, u32)>,
     current: Option<Current>,
     /// The connection that findings about frames are about, if any: its number and peers.
     connection: Option<(usize, String)>,
@@ -35,17 +36,17 @@ struct Current {
 }
 
 impl<'r> WireMap<'r> {
-    pub fn new(path: &'r str, file: &'r [u8]) -> Self {
+    pub fn new(path: &'r str, file_len: usize) -> Self {
         WireMap {
             path,
-            file,
+            file_len,
             frames: Vec::new(),
             current: None,
             connection: None,
         }
     }
 
-    pub fn set_frames(&mut self, frames: Vec<usize>) {
+    pub fn set_frames(&mut self, frames: Vec<(usize, u32)>) {
         self.frames = frames;
     }
 
@@ -141,10 +142,7 @@ impl<'r> WireMap<'r> {
         finding: &Finding,
         span: Span,
     ) -> (Location, Vec<Location>, Vec<Snippet>) {
-        let span = Span::new(
-            span.start.min(self.file.len()),
-            span.end.min(self.file.len()),
-        );
+        let span = Span::new(span.start.min(self.file_len), span.end.min(self.file_len));
         let frame = self.frame_of(span.start);
         let last = self.frame_of(span.end.saturating_sub(1).max(span.start));
         let location = Location {
@@ -185,8 +183,8 @@ impl<'r> WireMap<'r> {
 
     /// The frame whose packet bytes hold file offset `offset`.
     fn frame_of(&self, offset: usize) -> u32 {
-        let after = self.frames.partition_point(|&start| start <= offset);
-        after.max(1) as u32
+        let after = self.frames.partition_point(|&(start, _)| start <= offset);
+        self.frames.get(after.saturating_sub(1)).map_or(1, |f| f.1)
     }
 }
 

@@ -57,10 +57,19 @@ pub fn for_each_packet(
     file: &[u8],
     each: &mut dyn FnMut(Packet<'_>),
 ) -> Result<(), ContainerError> {
+    for_each_packet_after(file, 0, each)
+}
+
+/// [`for_each_packet`], numbering the frames after `frames` earlier ones (a live read).
+pub fn for_each_packet_after(
+    file: &[u8],
+    frames: u32,
+    each: &mut dyn FnMut(Packet<'_>),
+) -> Result<(), ContainerError> {
     if file.get(..4) == Some(&[0x0a, 0x0d, 0x0d, 0x0a]) {
-        read_pcapng(file, each)
+        read_pcapng(file, frames, each)
     } else {
-        read_legacy(file, each)
+        read_legacy(file, frames, each)
     }
 }
 
@@ -87,7 +96,11 @@ fn truncated(file: &[u8], at: &[u8], what: &str) -> ContainerError {
     }
 }
 
-fn read_legacy(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), ContainerError> {
+fn read_legacy(
+    file: &[u8],
+    mut frame: u32,
+    each: &mut dyn FnMut(Packet<'_>),
+) -> Result<(), ContainerError> {
     let (mut rest, header) = parse_pcap_header(file).map_err(|_| ContainerError {
         offset: 0,
         len: file.len().min(24),
@@ -95,7 +108,6 @@ fn read_legacy(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), Cont
         truncated: file.len() < 24,
     })?;
     let big_endian = header.is_bigendian();
-    let mut frame = 0u32;
     while !rest.is_empty() {
         let declared = rest.get(8..12).map(|b| {
             let b = [b[0], b[1], b[2], b[3]];
@@ -141,12 +153,15 @@ fn read_legacy(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), Cont
     Ok(())
 }
 
-fn read_pcapng(file: &[u8], each: &mut dyn FnMut(Packet<'_>)) -> Result<(), ContainerError> {
+fn read_pcapng(
+    file: &[u8],
+    mut frame: u32,
+    each: &mut dyn FnMut(Packet<'_>),
+) -> Result<(), ContainerError> {
     let mut rest = file;
     let mut big_endian = false;
     // Link types of the current section's interfaces, by interface id (pcapng §4.2).
     let mut interfaces: Vec<Linktype> = Vec::new();
-    let mut frame = 0u32;
     while !rest.is_empty() {
         if rest.len() < 12 {
             return Err(truncated(file, rest, "a pcapng block"));

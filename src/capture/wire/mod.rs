@@ -9,6 +9,7 @@ pub mod grpc;
 pub mod h2;
 mod http1;
 mod link;
+mod live;
 mod read;
 mod rewrite;
 mod tcp;
@@ -18,6 +19,7 @@ use std::net::SocketAddr;
 
 pub use container::is_pcap;
 pub use copies::{Copy, payload_copies};
+pub use live::{LiveEvent, LiveReader};
 pub use read::{frame_offsets, read_pcap, read_pcap_literals};
 pub use rewrite::refresh_checksums;
 pub use text::{ExchangeEnd, TextOrigin, WireBody, WireExchange, WireGrpc, WireMessage, WireParts};
@@ -131,7 +133,27 @@ pub struct Wire {
     pub connection_problems: Vec<(Connection, ReadProblem)>,
     /// Each frame's packet bytes in the file: frame `n` is `frames[n - 1]`.
     pub frames: Vec<Span>,
+    /// Read live, instead: the frames of the connection read, by frame number.
+    pub live_frames: Vec<(u32, Span)>,
     pub counts: WireCounts,
+}
+
+impl Wire {
+    /// The file span of frame `frame`'s packet bytes, as a [`file_span`].
+    pub fn frame_span(&self, frame: u32) -> Span {
+        let span = match self.live_frames.binary_search_by_key(&frame, |f| f.0) {
+            Ok(i) => Some(self.live_frames[i].1),
+            Err(_) => self.frames.get((frame as usize).saturating_sub(1)).copied(),
+        };
+        file_span(span.unwrap_or_default())
+    }
+
+    /// Where each frame's packet bytes start, with its number, in file order.
+    pub fn frame_starts(&self) -> Vec<(usize, u32)> {
+        let all = (self.frames.iter().enumerate()).map(|(i, f)| (f.start, i as u32 + 1));
+        let live = self.live_frames.iter().map(|&(n, f)| (f.start, n));
+        all.chain(live).collect()
+    }
 }
 
 /// What the reader saw and what it left alone, for the summary.

@@ -17,7 +17,7 @@ use crate::source::Span;
 pub const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 /// Hands on the literal fields of HTTP/2 header blocks, when a caller asked for them.
-type Literals<'a> = Option<&'a mut dyn FnMut(LiteralField)>;
+pub(super) type Literals<'a> = Option<&'a mut dyn FnMut(LiteralField)>;
 
 /// Reads the pcap or pcapng `file`, handing each exchange to `each` as it is read.
 pub fn read_pcap(file: &[u8], each: &mut dyn FnMut(WireExchange)) -> Wire {
@@ -42,7 +42,9 @@ fn read(file: &[u8], each: &mut dyn FnMut(WireExchange), mut literals: Literals<
         wire.frames
             .push(Span::new(packet.offset, packet.offset + packet.data.len()));
         match decode(&packet) {
-            Decoded::Tcp(segment) => flows.add(&segment),
+            Decoded::Tcp(segment) => {
+                flows.add(&segment);
+            }
             Decoded::Fragment => {
                 fragment.get_or_insert(packet.frame);
                 wire.counts.skipped_frames += 1;
@@ -55,30 +57,14 @@ fn read(file: &[u8], each: &mut dyn FnMut(WireExchange), mut literals: Literals<
         wire.problems.push(container_problem(&error));
     }
     if let Some(frame) = fragment {
-        let span = frame_span(&wire.frames, frame);
-        wire.problems.push(ReadProblem::Incomplete {
-            span,
-            message: format!("frame {frame} is a fragment of an IP packet, which a2alint does not put back together"),
-            help: "fragmented TCP traffic is rare on loopback and in test networks; capture \
-                   where the MTU fits the segments (the loopback interface, say)"
-                .into(),
-            note: false,
-        });
+        fragment_problem(&mut wire, frame);
     }
     if let Some((frame, count)) = flows.dropped {
-        wire.problems.push(ReadProblem::Incomplete {
-            span: frame_span(&wire.frames, frame),
-            message: format!(
-                "{count} packets from frame {frame} on belong to connections beyond the \
-                 {MAX_CONNECTIONS} a2alint follows in one file; they were not read"
-            ),
-            help: "split the capture (`editcap -c`) or filter it to the agent's ports".into(),
-            note: false,
-        });
+        dropped_problem(&mut wire, frame, count);
     }
-    wire.counts.connections = flows.flows.len();
+    wire.counts.connections = flows.seen;
     let mut next_index = 0;
-    for (number, flow) in flows.flows.iter().enumerate() {
+    for (&number, flow) in &flows.flows {
         read_flow(
             file,
             flow,
@@ -92,7 +78,35 @@ fn read(file: &[u8], each: &mut dyn FnMut(WireExchange), mut literals: Literals<
     wire
 }
 
-fn read_flow(
+/// Frame `frame` is the first of the IP fragments, which are not put back together.
+pub(super) fn fragment_problem(wire: &mut Wire, frame: u32) {
+    let span = wire.frame_span(frame);
+    wire.problems.push(ReadProblem::Incomplete {
+        span,
+        message: format!(
+            "frame {frame} is a fragment of an IP packet, which a2alint does not put back together"
+        ),
+        help: "fragmented TCP traffic is rare on loopback and in test networks; capture \
+               where the MTU fits the segments (the loopback interface, say)"
+            .into(),
+        note: false,
+    });
+}
+
+/// `count` packets from frame `frame` on were of connections past [`MAX_CONNECTIONS`].
+pub(super) fn dropped_problem(wire: &mut Wire, frame: u32, count: usize) {
+    wire.problems.push(ReadProblem::Incomplete {
+        span: wire.frame_span(frame),
+        message: format!(
+            "{count} packets from frame {frame} on belong to connections beyond the \
+             {MAX_CONNECTIONS} a2alint follows in one file; they were not read"
+        ),
+        help: "split the capture (`editcap -c`) or filter it to the agent's ports".into(),
+        note: false,
+    });
+}
+
+pub(super) fn read_flow(
     file: &[u8],
     flow: &Flow,
     number: usize,
@@ -124,7 +138,7 @@ fn read_flow(
         // told, so the hole is said rather than the connection skipped in silence.
         if let Some(opener) = flow.opener.filter(|&i| starts_with_hole(&streams[i])) {
             let (from, to) = (flow.peers[opener], flow.peers[1 - opener]);
-            let hole = gap_problem(&wire.frames, &streams[opener], from, to);
+            let hole = gap_problem(wire, &streams[opener], from, to);
             wire.connection_problems.extend(hole.map(|p| (seen, p)));
             return;
         }
@@ -147,7 +161,7 @@ fn read_flow(
         (up, connection.client, connection.server),
         (down, connection.server, connection.client),
     ] {
-        if let Some(problem) = gap_problem(&wire.frames, stream, from, to) {
+        if let Some(problem) = gap_problem(wire, stream, from, to) {
             wire.connection_problems.push((connection.clone(), problem));
         }
     }
@@ -157,7 +171,7 @@ fn read_flow(
     ] {
         if let Some(frame) = dir.overflow {
             let problem = ReadProblem::Incomplete {
-                span: frame_span(&wire.frames, frame),
+                span: wire.frame_span(frame),
                 message: format!(
                     "the {side} of connection {connection} sent more than a2alint reads of \
                      one connection; the rest, from frame {frame}, was not read"
@@ -178,7 +192,7 @@ fn read_flow(
         *next_index += read.exchanges.len();
         if let Some(frame) = read.open_at_end {
             let problem = ReadProblem::Incomplete {
-                span: frame_span(&wire.frames, frame),
+                span: wire.frame_span(frame),
                 message: format!(
                     "the capture ends while the message starting in frame {frame} was still \
                      arriving on connection {connection}, which neither peer had closed"
@@ -271,7 +285,7 @@ fn is_tls(bytes: &[u8]) -> bool {
 fn tls_problem(flow: &Flow, connection: &Connection, wire: &mut Wire) {
     let (a, b) = (flow.peers[0], flow.peers[1]);
     let problem = ReadProblem::Incomplete {
-        span: frame_span(&wire.frames, flow.first_frame),
+        span: wire.frame_span(flow.first_frame),
         message: format!(
             "connection {} between {a} and {b} (ports {} and {}) is encrypted with TLS; \
              a2alint does not decrypt it",
@@ -288,7 +302,7 @@ fn tls_problem(flow: &Flow, connection: &Connection, wire: &mut Wire) {
 }
 
 fn gap_problem(
-    frames: &[Span],
+    wire: &Wire,
     stream: &Stream,
     from: std::net::SocketAddr,
     to: std::net::SocketAddr,
@@ -318,7 +332,7 @@ fn gap_problem(
         ),
     };
     Some(ReadProblem::Incomplete {
-        span: frame_span(frames, after),
+        span: wire.frame_span(after),
         message,
         help: "a2alint reads nothing after a hole in a connection, so no finding guesses at \
                the missing bytes; capture again with the whole packet kept (`tcpdump -s 0`) \
@@ -328,13 +342,7 @@ fn gap_problem(
     })
 }
 
-/// The file span of frame `frame`'s packet bytes, as a [`file_span`].
-fn frame_span(frames: &[Span], frame: u32) -> Span {
-    let index = (frame as usize).saturating_sub(1);
-    file_span(frames.get(index).copied().unwrap_or_default())
-}
-
-fn container_problem(error: &ContainerError) -> ReadProblem {
+pub(super) fn container_problem(error: &ContainerError) -> ReadProblem {
     let span = file_span(Span::new(error.offset, error.offset + error.len));
     if error.truncated {
         ReadProblem::Incomplete {

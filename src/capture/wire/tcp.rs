@@ -2,7 +2,7 @@
 //! direction is put back in sequence order. Retransmitted, duplicated and overlapping
 //! bytes are taken once; a hole ends the direction, since nothing after it is guessed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::ops::Range;
 
 use crate::capture::wire::copies::Copy;
@@ -18,6 +18,11 @@ pub const MAX_CONNECTIONS: usize = 100_000;
 pub const MAX_STREAM_BYTES: u64 = crate::capture::MAX_DECODED_BYTES;
 /// Segments kept per direction (a stream of one-byte segments is still bounded).
 pub const MAX_SEGMENTS: usize = 4_000_000;
+/// Closed connections whose late packets (the last ACK, a retransmitted FIN) a live
+/// read still recognises and drops, rather than taking them for a new connection.
+const CLOSED_KEPT: usize = 4096;
+
+type Sockets = (SocketAddr, SocketAddr);
 
 /// One TCP connection as captured: both directions' segments, not yet put in order.
 #[derive(Debug)]
@@ -28,6 +33,8 @@ pub struct Flow {
     /// Which peer opened the connection (sent the SYN), when the capture shows it.
     pub opener: Option<usize>,
     pub dirs: [Direction; 2],
+    /// Read live: every frame of the connection and its packet bytes in the stream.
+    pub frames: Vec<(u32, crate::source::Span)>,
 }
 
 #[derive(Debug, Default)]
@@ -40,6 +47,8 @@ pub struct Direction {
     bytes: u64,
     /// A limit stopped this direction at this frame.
     pub overflow: Option<u32>,
+    /// Read live: the payloads themselves, which `Held::store` points into.
+    owned: Option<Vec<u8>>,
 }
 
 /// A segment's payload as it sits in the file.
@@ -48,6 +57,9 @@ struct Held {
     seq: u32,
     len: u32,
     file: usize,
+    /// Where the payload is in the bytes [`Direction::assemble`] reads: `file`, or in
+    /// the direction's own bytes.
+    store: usize,
     frame: u32,
     missing: u32,
 }
@@ -55,25 +67,39 @@ struct Held {
 /// Every connection of a capture, in order of first frame.
 #[derive(Debug, Default)]
 pub struct Flows {
-    pub flows: Vec<Flow>,
+    /// By 0-based number, in order of first frame (a live read removes closed ones).
+    pub flows: BTreeMap<usize, Flow>,
+    /// Connections seen: the number of the next one.
+    pub seen: usize,
+    /// Keep each payload's bytes (a live read, whose input is not held).
+    pub own_bytes: bool,
     /// Open connections by their two sockets, lower first.
-    by_sockets: HashMap<(SocketAddr, SocketAddr), usize>,
+    by_sockets: HashMap<Sockets, usize>,
+    /// Sockets of connections a live read closed, oldest first.
+    closed: (VecDeque<Sockets>, HashSet<Sockets>),
     /// Frames of connections beyond [`MAX_CONNECTIONS`]: the first one, and how many.
     pub dropped: Option<(u32, usize)>,
 }
 
 impl Flows {
-    pub fn add(&mut self, segment: &Segment<'_>) {
+    /// Adds `segment` to its connection, and says which (its 0-based number).
+    pub fn add(&mut self, segment: &Segment<'_>) -> Option<usize> {
         let key = if segment.src <= segment.dst {
             (segment.src, segment.dst)
         } else {
             (segment.dst, segment.src)
         };
         let opening = segment.syn && !segment.ack_flag;
+        if self.closed.1.contains(&key) {
+            if !opening {
+                return None;
+            }
+            self.closed.1.remove(&key);
+        }
         let existing = self.by_sockets.get(&key).copied().filter(|&i| {
             // A new SYN on sockets whose connection already opened with another
             // sequence number is a new connection reusing the ports.
-            let flow = &self.flows[i];
+            let flow = &self.flows[&i];
             let dir = flow.peer_index(segment.src);
             !(opening && flow.dirs[dir].syn.is_some_and(|seq| seq != segment.seq))
         });
@@ -83,19 +109,48 @@ impl Flows {
                 if self.flows.len() >= MAX_CONNECTIONS {
                     let dropped = self.dropped.get_or_insert((segment.frame, 0));
                     dropped.1 += 1;
-                    return;
+                    return None;
                 }
-                self.flows.push(Flow {
+                let mut flow = Flow {
                     first_frame: segment.frame,
                     peers: [segment.src, segment.dst],
                     opener: None,
                     dirs: Default::default(),
-                });
-                self.by_sockets.insert(key, self.flows.len() - 1);
-                self.flows.len() - 1
+                    frames: Vec::new(),
+                };
+                if self.own_bytes {
+                    flow.dirs
+                        .iter_mut()
+                        .for_each(|d| d.owned = Some(Vec::new()));
+                }
+                let index = self.seen;
+                self.seen += 1;
+                self.flows.insert(index, flow);
+                self.by_sockets.insert(key, index);
+                index
             }
         };
-        self.flows[index].add(segment);
+        self.flows.get_mut(&index)?.add(segment);
+        Some(index)
+    }
+
+    /// Takes connection `index` out (a live read, once it closed): late packets on its
+    /// sockets are dropped, until a SYN opens a new connection on them.
+    pub fn close(&mut self, index: usize) -> Option<Flow> {
+        let flow = self.flows.remove(&index)?;
+        let (a, b) = (flow.peers[0], flow.peers[1]);
+        let key = if a <= b { (a, b) } else { (b, a) };
+        if self.by_sockets.get(&key) == Some(&index) {
+            self.by_sockets.remove(&key);
+            if self.closed.1.insert(key) {
+                self.closed.0.push_back(key);
+            }
+            while self.closed.0.len() > CLOSED_KEPT {
+                let old = self.closed.0.pop_front();
+                old.map(|k| self.closed.1.remove(&k));
+            }
+        }
+        Some(flow)
     }
 }
 
@@ -136,10 +191,18 @@ impl Flow {
             dir.overflow = Some(segment.frame);
             return;
         }
+        let store = match &mut dir.owned {
+            Some(owned) => {
+                owned.extend_from_slice(segment.payload);
+                owned.len() - segment.payload.len()
+            }
+            None => segment.offset,
+        };
         dir.segments.push(Held {
             seq,
             len,
             file: segment.offset,
+            store,
             frame: segment.frame,
             missing: segment.missing,
         });
@@ -150,6 +213,7 @@ impl Direction {
     /// Puts the direction's bytes in sequence order, reading them from `file`. `reset`
     /// is the frame of a RST either peer sent: no byte follows it either way.
     pub fn assemble(&self, file: &[u8], reset: Option<u32>) -> Stream {
+        let file = self.owned.as_deref().unwrap_or(file);
         let mut stream = Stream::default();
         let Some(base) = self.base() else {
             stream.end = self.end(reset);
@@ -185,13 +249,13 @@ impl Direction {
             }
             let skip = (cursor - start) as usize;
             let take = held.len as usize - skip.min(held.len as usize);
-            let from = held.file + skip;
+            let from = held.store + skip;
             let Some(bytes) = file.get(from..from + take) else {
                 break;
             };
             stream.pieces.push(StreamPiece {
                 at: stream.bytes.len(),
-                file: from,
+                file: held.file + skip,
                 len: take,
                 frame: held.frame,
             });
@@ -260,6 +324,11 @@ impl Flow {
             .min()
     }
 
+    /// Both peers sent a FIN, or either a RST: a live read lints it now.
+    pub fn closed(&self) -> bool {
+        self.reset().is_some() || self.dirs.iter().all(|d| d.fin.is_some())
+    }
+
     /// The first RST of the connection, from either peer.
     pub fn reset(&self) -> Option<u32> {
         match (self.dirs[0].rst, self.dirs[1].rst) {
@@ -275,7 +344,7 @@ impl Flows {
     pub fn copies(&self, edited: &[Range<usize>]) -> Vec<Copy> {
         // Every segment, by where its payload sits in the file (frames are in file order).
         let mut by_file: Vec<(usize, usize, usize, u32)> = Vec::new();
-        for (f, flow) in self.flows.iter().enumerate() {
+        for (&f, flow) in &self.flows {
             for (d, dir) in flow.dirs.iter().enumerate() {
                 for held in &dir.segments {
                     by_file.push((held.file, f, d, held.seq));
@@ -289,7 +358,7 @@ impl Flows {
             let Some(&(file, f, d, seq)) = found.checked_sub(1).map(|i| &by_file[i]) else {
                 continue;
             };
-            let dir = &self.flows[f].dirs[d];
+            let dir = &self.flows[&f].dirs[d];
             // Sequence numbers of the edited bytes, relative to this segment's first.
             let start = seq.wrapping_add((range.start - file) as u32);
             let len = range.len() as u32;
