@@ -3,6 +3,8 @@
 //! left alone (the run holds two versions of the card, and either may be the one in
 //! force).
 
+use std::collections::HashMap;
+
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
 use crate::lint::FileReport;
@@ -78,14 +80,26 @@ pub fn check_run(reports: &mut [FileReport]) {
     if read.is_empty() {
         return;
     }
+    // The run's claims name few agents and repeat across files: the cards governing an
+    // authority, and the verdict on a claim, are found once each, not once per file
+    // (which is quadratic in files, every file's claims meeting every card).
+    let mut governing_of: HashMap<&Authority, Vec<&Read<'_>>> = HashMap::new();
+    type Key<'f> = (&'f Claimed, &'f Authority, Option<&'f str>);
+    let mut verdicts: HashMap<Key<'_>, Option<Verdict<'_>>> = HashMap::new();
     let mut found: Vec<Vec<Diagnostic>> = Vec::with_capacity(reports.len());
     for (report, facts) in reports.iter().zip(&facts) {
         let mut diagnostics: Vec<Diagnostic> = (facts.claims.iter())
             .filter_map(|((claimed, authority), claim)| {
-                let governing: Vec<&Read<'_>> =
-                    read.iter().filter(|r| r.card.governs(authority)).collect();
-                let verdict = judge(claimed, authority, claim, &governing)?;
-                Some(verdict.diagnostic(claim, &report.path))
+                let declared = claim.declared.as_deref();
+                let verdict = verdicts
+                    .entry((claimed, authority, declared))
+                    .or_insert_with(|| {
+                        let governing = governing_of.entry(authority).or_insert_with(|| {
+                            read.iter().filter(|r| r.card.governs(authority)).collect()
+                        });
+                        judge(claimed, authority, declared, governing)
+                    });
+                Some(verdict.clone()?.diagnostic(claim, &report.path))
             })
             .collect();
         diagnostics.sort_by_key(|d| d.primary.span.start);
@@ -102,6 +116,7 @@ pub fn check_run(reports: &mut [FileReport]) {
 }
 
 /// A contradiction: what the card says, where, and what the agent answered.
+#[derive(Clone)]
 struct Verdict<'r> {
     message: String,
     help: String,
@@ -147,7 +162,7 @@ fn place_of(card_path: &str, at: &Location, path: &str) -> String {
 fn judge<'r>(
     claimed: &Claimed,
     authority: &Authority,
-    claim: &Claim,
+    declared: Option<&str>,
     cards: &[&Read<'r>],
 ) -> Option<Verdict<'r>> {
     match claimed {
@@ -175,7 +190,7 @@ fn judge<'r>(
                 });
                 listed.map(|i| (*r, i))
             })?;
-            let declared = claim.declared.as_deref().unwrap_or("");
+            let declared = declared.unwrap_or("");
             Some(Verdict {
                 message: format!(
                     "VersionNotSupportedError for A2A version {declared}, which the agent card \

@@ -103,7 +103,7 @@ impl VersionFacts {
     pub fn settle(&mut self) -> Vec<Diagnostic> {
         let cards: Vec<(Option<&str>, &(Interface, Version))> =
             self.cards.iter().map(|card| (None, card)).collect();
-        decide(&mut self.claims, &cards)
+        decide(&mut self.claims, &listed_by_interface(&cards))
     }
 }
 
@@ -127,8 +127,10 @@ pub fn check_run(reports: &mut [FileReport]) {
         .iter()
         .map(|(path, card)| (Some(path.as_str()), card))
         .collect();
+    // Indexed once for the run: every file's claims meet every card otherwise.
+    let listed = listed_by_interface(&cards);
     for report in reports.iter_mut() {
-        let found = decide(&mut report.versions.claims, &cards);
+        let found = decide(&mut report.versions.claims, &listed);
         if found.is_empty() {
             continue;
         }
@@ -139,18 +141,29 @@ pub fn check_run(reports: &mut [FileReport]) {
     }
 }
 
-/// Takes out the claims whose interface one of `cards` (each with the file it was read
-/// in, `None` for the claims' own) describes, and gives the diagnostics of those whose version no card lists.
+/// Each interface the cards describe, with the versions they list for it (and the file
+/// each card was read in, `None` for the claims' own), in the order of the cards.
+type Listed<'c> = HashMap<&'c Interface, Vec<(Option<&'c str>, Version)>>;
+
+fn listed_by_interface<'c>(cards: &[(Option<&'c str>, &'c (Interface, Version))]) -> Listed<'c> {
+    let mut listed: Listed<'c> = HashMap::new();
+    for &(path, (interface, version)) in cards {
+        listed.entry(interface).or_default().push((path, *version));
+    }
+    listed
+}
+
+/// Takes out the claims whose interface one of the cards describes, and gives the
+/// diagnostics of those whose version no card lists.
 fn decide(
     claims: &mut HashMap<(Interface, Version), Claim>,
-    cards: &[(Option<&str>, &(Interface, Version))],
+    cards: &Listed<'_>,
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     claims.retain(|(interface, version), claim| {
-        let listed: Vec<(Option<&str>, Version)> = (cards.iter())
-            .filter(|(_, (i, _))| i == interface)
-            .map(|&(path, &(_, v))| (path, v))
-            .collect();
+        let Some(listed) = cards.get(interface) else {
+            return true;
+        };
         let Some(&(path, _)) = listed.first() else {
             return true;
         };
