@@ -12,10 +12,12 @@ mod h2;
 #[path = "common/pcap/mod.rs"]
 mod pcap;
 
+#[path = "common/run_findings.rs"]
+mod run_findings;
+
 use std::path::Path;
 
 use a2a_pb::protojson::TaskState;
-use assert_cmd::Command;
 use grpc::*;
 use serde_json::{Value, json};
 
@@ -79,22 +81,8 @@ const RPC_STREAM: &str = "POST /a2a HTTP/1.1\r\nHost: agent:8080\r\nContent-Type
     data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-2\",\"contextId\":\"c-2\",\
     \"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}}\n\n";
 
-/// Lints `dir` and gives `path: message` of each finding of the rule.
 fn findings(dir: &Path) -> Vec<String> {
-    let output = Command::cargo_bin("a2alint")
-        .unwrap()
-        .args(["check", "--no-config", "--format", "json"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    (report["diagnostics"].as_array().unwrap().iter())
-        .filter(|d| d["rule"] == RULE)
-        .map(|d| {
-            let path = d["path"].as_str().unwrap();
-            format!("{path}: {}", d["message"].as_str().unwrap())
-        })
-        .collect()
+    run_findings::rule_findings(dir, RULE)
 }
 
 fn folder(capabilities: Value) -> tempfile::TempDir {

@@ -12,12 +12,13 @@ mod h2;
 #[path = "common/pcap/mod.rs"]
 mod pcap;
 
+#[path = "common/run_findings.rs"]
+mod run_findings;
+
 use std::path::Path;
 
 use a2a_pb::protojson::TaskState;
-use assert_cmd::Command;
 use grpc::*;
-use serde_json::Value;
 
 const JSONRPC: &str = "POST /a2a HTTP/1.1\r\nHost: agent.example\r\nContent-Type: application/json\r\n\
 A2A-Version: 1.0\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t-1\"}}\r\n\
@@ -30,26 +31,8 @@ HTTP/1.1 404 Not Found\r\nContent-Type: application/a2a+json\r\n\r\n{\"error\":{
 \"status\":\"NOT_FOUND\",\"message\":\"Task not found\",\"details\":[{\"@type\":\
 \"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"TASK_NOT_FOUND\",\"domain\":\"a2a-protocol.org\"}]}}\r\n";
 
-/// Lints `dir` as a user would and returns the binding-divergence messages.
 fn divergences(dir: &Path) -> Vec<String> {
-    let output = Command::cargo_bin("a2alint")
-        .unwrap()
-        .args(["check", "--format", "json"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let diagnostics = report["diagnostics"].as_array().unwrap();
-    (diagnostics.iter())
-        .filter(|d| d["rule"] == "binding-divergence")
-        .map(|d| {
-            format!(
-                "{}: {}",
-                d["path"].as_str().unwrap(),
-                d["message"].as_str().unwrap()
-            )
-        })
-        .collect()
+    run_findings::rule_findings(dir, "binding-divergence")
 }
 
 fn folder(grpc_answer: Response) -> tempfile::TempDir {

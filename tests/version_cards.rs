@@ -12,10 +12,12 @@ mod h2;
 #[path = "common/pcap/mod.rs"]
 mod pcap;
 
+#[path = "common/run_findings.rs"]
+mod run_findings;
+
 use std::path::Path;
 
 use a2a_pb::protojson::TaskState;
-use assert_cmd::Command;
 use grpc::*;
 use serde_json::{Value, json};
 
@@ -49,25 +51,8 @@ fn calls(version: &str, count: usize) -> Vec<u8> {
     GrpcConnection::new((0..count).map(call).collect()).pcap()
 }
 
-/// Lints `dir` and gives `path: message` of each finding of the rule.
 fn findings(dir: &Path) -> Vec<String> {
-    let output = Command::cargo_bin("a2alint")
-        .unwrap()
-        .args(["check", "--no-config", "--format", "json"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    (report["diagnostics"].as_array().unwrap().iter())
-        .filter(|d| d["rule"] == RULE)
-        .map(|d| {
-            format!(
-                "{}: {}",
-                d["path"].as_str().unwrap(),
-                d["message"].as_str().unwrap()
-            )
-        })
-        .collect()
+    run_findings::rule_findings(dir, RULE)
 }
 
 fn folder(card_text: &str, pcap: &[u8]) -> tempfile::TempDir {

@@ -69,6 +69,14 @@ impl Operation {
             .map_or("", |(_, name, _)| name)
     }
 
+    /// Is the operation answered with a stream (A2A §3.1.2, §3.1.6)?
+    pub fn is_streaming(self) -> bool {
+        matches!(
+            self,
+            Operation::SendStreamingMessage | Operation::SubscribeToTask
+        )
+    }
+
     /// Is the operation about one task, so that an unknown or foreign task must be
     /// answered with TaskNotFound (A2A §3.3.2, §13.1)?
     pub fn is_task_scoped(self) -> bool {

@@ -31,10 +31,7 @@ impl Rule for StreamClosedEarly {
         let (Some(response), Some(operation)) = (&view.response, view.operation) else {
             return;
         };
-        let streaming = matches!(
-            operation,
-            Operation::SendStreamingMessage | Operation::SubscribeToTask
-        );
+        let streaming = operation.is_streaming();
         if !streaming || view.generation == Generation::V0_3 || !ended_by_agent(view) {
             return;
         }

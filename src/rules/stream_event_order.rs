@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::classify::{Binding, EventView, ExchangeView, Generation, Operation};
+use crate::classify::{Binding, EventView, ExchangeView, Generation};
 use crate::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
@@ -21,10 +21,7 @@ impl Rule for StreamEventOrder {
             return;
         };
         // 0.3 streams used `kind` and had other rules.
-        let streaming = matches!(
-            operation,
-            Operation::SendStreamingMessage | Operation::SubscribeToTask
-        );
+        let streaming = operation.is_streaming();
         if !streaming || view.generation == Generation::V0_3 {
             return;
         }

@@ -77,10 +77,7 @@ fn binding_name(binding: Binding) -> &'static str {
 /// `application/a2a+json` since v1.0.1 (v1.0.0 said `application/json`, so `spec-1.0.0`
 /// accepts both), while the test kit checks for the substring `application/json`.
 fn expected(binding: Binding, operation: Operation, profile: Profile) -> Option<Expected> {
-    let streaming = matches!(
-        operation,
-        Operation::SendStreamingMessage | Operation::SubscribeToTask
-    );
+    let streaming = operation.is_streaming();
     let kit_json = |essence: &str| essence.contains("application/json");
     let expected = match (binding, streaming, profile) {
         (Binding::JsonRpc | Binding::HttpJson, true, _) => Expected {
