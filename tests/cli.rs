@@ -1,9 +1,11 @@
 //! The command-line contract: exit codes, formats, stdin, walking and its errors.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
+use common::a2alint;
 use predicates::prelude::*;
 use predicates::str::contains;
 
@@ -12,14 +14,6 @@ const CLEAN: &str = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Ver
 const WARNING_ONLY: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\n";
 /// Fires `body-not-json` (an error).
 const ERROR: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/a2a+json\n\n{oops}\n";
-
-fn a2alint() -> Command {
-    let mut cmd = Command::cargo_bin("a2alint").unwrap();
-    cmd.env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    cmd
-}
 
 fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,8 @@
 //! CI gating: configuration discovery and errors, rule selection, ignores, inline
 //! suppressions, baselines, `--files-from` and exit codes.
 
+mod common;
+
 use std::fs;
 
 use assert_cmd::Command;
@@ -11,10 +13,8 @@ use predicates::str::contains;
 const NO_ERROR_INFO: &str = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Version: 1.0\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t\"}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task not found\"}}\n";
 
 fn a2alint(dir: &tempfile::TempDir) -> Command {
-    let mut cmd = Command::cargo_bin("a2alint").unwrap();
-    cmd.current_dir(dir.path())
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR");
+    let mut cmd = common::a2alint();
+    cmd.current_dir(dir.path());
     cmd
 }
 

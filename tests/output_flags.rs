@@ -2,23 +2,17 @@
 //! and `--no-progress` are accepted everywhere, `-o FILE` writes the file and nothing to
 //! standard output, and `--color never` writes no ANSI escape.
 
+mod common;
+
 use std::fs;
 
-use assert_cmd::Command;
+use common::a2alint;
 
 /// Fires `body-not-json` (so `check` and `inspect` have something to colour), and holds
 /// a credential (so `redact --diff` has something to show).
 const CAPTURE: &str = "GET /tasks/t HTTP/1.1\nA2A-Version: 1.0\nAuthorization: Bearer sk-live-1\n\nHTTP/1.1 404 Not Found\nContent-Type: application/json\n\n{oops}\n";
 
 const ESC: &str = "\u{1b}[";
-
-fn a2alint() -> Command {
-    let mut cmd = Command::cargo_bin("a2alint").unwrap();
-    cmd.env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    cmd
-}
 
 /// Every subcommand, with the arguments it needs, and the exit status it gives on
 /// [`CAPTURE`] (findings, or a credential `--check` would redact, exit 1).

@@ -73,12 +73,8 @@ fn real(path: &Path) -> PathBuf {
 }
 
 fn a2alint(cwd: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("a2alint").unwrap();
-    cmd.current_dir(cwd)
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE");
+    let mut cmd = common::a2alint();
+    cmd.current_dir(cwd);
     cmd
 }
 

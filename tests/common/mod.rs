@@ -106,3 +106,19 @@ pub fn validate_sarif(text: &str) {
         .collect();
     assert!(errors.is_empty(), "invalid SARIF:\n{}", errors.join("\n"));
 }
+
+/// The a2alint binary, with the environment that shapes its output cleared (colour
+/// switches, GitHub's step summary, rayon's thread count), so tests see what they ask for.
+pub fn a2alint() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("a2alint").unwrap();
+    for name in [
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "CLICOLOR_FORCE",
+        "GITHUB_STEP_SUMMARY",
+        "RAYON_NUM_THREADS",
+    ] {
+        cmd.env_remove(name);
+    }
+    cmd
+}
