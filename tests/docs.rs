@@ -48,8 +48,7 @@ fn fires(rule: RuleId, shown: Shown<'_>) -> bool {
         }
     };
     let mut report = lint_source(name, &bytes, &Options::default());
-    a2alint::rules::binding_divergence::check_run(std::slice::from_mut(&mut report));
-    a2alint::rules::card_contradicted::check_run(std::slice::from_mut(&mut report));
+    a2alint::lint::check_linted_run(std::slice::from_mut(&mut report));
     report.diagnostics.iter().any(|d| d.rule == rule)
 }
 

@@ -114,10 +114,7 @@ fn report(path: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
         exchanges: 1,
         diagnostics,
         suppressed: 0,
-        outcomes: Vec::new(),
-        versions: Default::default(),
-        cards: Default::default(),
-        wire: None,
+        ..Default::default()
     }
 }
 

@@ -75,9 +75,7 @@ fn lint_run() -> BTreeMap<String, FileReport> {
             lint_source(&name, &std::fs::read(path).unwrap(), &options)
         })
         .collect();
-    a2alint::rules::binding_divergence::check_run(&mut reports);
-    a2alint::rules::unsupported_version_accepted::check_run(&mut reports);
-    a2alint::rules::card_contradicted::check_run(&mut reports);
+    a2alint::lint::check_linted_run(&mut reports);
     let prefix = "samples/real/a2a-tck/";
     (reports.into_iter())
         .map(|r| (r.path.strip_prefix(prefix).unwrap().to_string(), r))

@@ -14,7 +14,7 @@ use a2alint::source::Span;
 use a2alint::{FileReport, Options, lint_source};
 
 /// Every report format; a new `Format` variant fails to compile here until it is fuzzed.
-pub fn all_formats() -> [Format; 7] {
+pub fn all_formats() -> [Format; 8] {
     let all = [
         Format::Human,
         Format::Concise,
@@ -23,6 +23,7 @@ pub fn all_formats() -> [Format; 7] {
         Format::Github,
         Format::Gitlab,
         Format::Junit,
+        Format::Html,
     ];
     for format in all {
         match format {
@@ -32,7 +33,8 @@ pub fn all_formats() -> [Format; 7] {
             | Format::Sarif
             | Format::Github
             | Format::Gitlab
-            | Format::Junit => {}
+            | Format::Junit
+            | Format::Html => {}
         }
     }
     all
@@ -159,8 +161,8 @@ pub fn lint_and_render(paths: &[&str], bytes: &[u8], color: bool, sarif: bool) -
         .iter()
         .map(|path| lint_source(path, bytes, &Options::default()))
         .collect();
-    // The run-level rule, as over a run of these files.
-    a2alint::rules::binding_divergence::check_run(&mut reports);
+    // The run-level rules, as over a run of these files.
+    a2alint::lint::check_linted_run(&mut reports);
     let context = Context {
         color,
         summary: Summary::of(&reports),

@@ -14,20 +14,20 @@ use super::{
     write_output,
 };
 use crate::cli::{CheckArgs, FailOn, Format};
-use crate::finding::Finding;
 use crate::gate::{Baseline, Gate};
-use crate::lint::{FileReport, Options, lint_in_order, lint_live};
+use crate::lint::{FileReport, Options, Run, lint_in_order, lint_live};
 use crate::report::{self, Summary, write_summary};
 use crate::walk;
 
-/// What the run keeps of each file once its findings are written.
+/// What the run keeps of the files once their findings are written.
 #[derive(Default)]
 struct Kept {
-    /// Each file's report without its diagnostics: path, counts, and the facts of the
-    /// run-level rules.
-    reports: Vec<FileReport>,
-    /// The input each report was read from, to read it again for a pending finding.
-    inputs: Vec<usize>,
+    /// The run-level rules' facts, compact.
+    run: Run,
+    /// How many files were written: the position of the next among them.
+    written: usize,
+    /// The position among the files written of each input, for run-level findings.
+    positions: Vec<(usize, usize)>,
     /// An input could not be read or linted.
     failed: bool,
 }
@@ -80,6 +80,8 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         rules: config.rules_for(path),
         no_ignores: args.no_ignores,
         repo_path: Some(repo_path(path)),
+        // Only these formats show context windows.
+        no_windows: !matches!(args.format, Format::Human | Format::Html),
         ..Options::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -117,23 +119,29 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             )?;
         }
         progress.finish_and_clear();
-        run_level(&mut kept, inputs, args.max_file_size, &repo_path);
-        Ok::<_, io::Error>(kept)
+        let reports = run_level(kept.run, inputs, args.max_file_size, &options_for);
+        let reports: Vec<(usize, FileReport)> = (reports.into_iter())
+            .map(|(input, report)| {
+                let at = kept.positions.binary_search_by_key(&input, |&(i, _)| i);
+                (at.map_or(0, |k| kept.positions[k].1), report)
+            })
+            .collect();
+        Ok::<_, io::Error>((reports, kept.failed))
     };
 
     if let Some(path) = &args.write_baseline {
         // Before the gate, as the findings a team accepts are all of them.
         let mut accepted = Baseline::empty();
-        let kept = stream(&mut |_, report, _| {
+        let (run_level, kept_failed) = stream(&mut |_, report, _| {
             accepted.add(report, &repo_path(&report.path));
             Ok(())
         })?;
-        for report in &kept.reports {
+        for (_, report) in &run_level {
             accepted.add(report, &repo_path(&report.path));
         }
         accepted.write(path)?;
         eprintln!("Wrote {} findings to {}", accepted.len(), path.display());
-        let failed = failed || kept.failed;
+        let failed = failed || kept_failed;
         return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
     }
 
@@ -156,7 +164,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         if live.is_some() {
             reporter.live();
         }
-        let mut kept = stream(&mut |input, report, whole| {
+        let (mut run_level, kept_failed) = stream(&mut |input, report, whole| {
             gate.file(report, &repo_path(&report.path));
             match whole {
                 true => summary.add(report),
@@ -165,16 +173,16 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             // Output and the progress bar may share a terminal: the bar steps aside.
             progress.suspend(|| reporter.file(report, input))
         })?;
-        for report in &mut kept.reports {
+        for (_, report) in &mut run_level {
             gate.run_level(report, &repo_path(&report.path));
             summary.add_findings(&report.diagnostics);
         }
-        reporter.run_level(&kept.reports)?;
+        reporter.run_level(&run_level)?;
         let held = gate.held();
         summary.suppressed = held.suppressed;
         summary.baselined = held.baselined;
         summary.stale_baseline = held.stale_baseline;
-        failed |= kept.failed;
+        failed |= kept_failed;
         reporter.finish(&summary)
     })?;
     if !args.out.quiet {
@@ -203,9 +211,9 @@ fn keep(
         Ok(mut report) => {
             each(input, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
-            report.diagnostics = Vec::new();
-            kept.reports.push(report);
-            kept.inputs.push(input);
+            kept.run.absorb(input, &mut report);
+            kept.positions.push((input, kept.written));
+            kept.written += 1;
         }
         Err(error) => {
             progress.suspend(|| eprintln!("error: {error}"));
@@ -215,32 +223,32 @@ fn keep(
     Ok(())
 }
 
-/// The run-level rules, over every kept report: each report's diagnostics are then its
-/// run-level findings, in place order.
+/// The run-level rules over the run's facts: a report of each input with run-level
+/// findings, holding them in place order. A file whose spots the rules need is linted
+/// again (without its findings being written again).
 fn run_level(
-    kept: &mut Kept,
+    run: Run,
     inputs: &[walk::Input],
     max_file_size: u64,
-    repo_path: &dyn Fn(&str) -> String,
-) {
-    let Kept {
-        reports,
-        inputs: read_from,
-        ..
-    } = kept;
-    let resolve_pending = |file: usize, findings: &[&Finding]| {
-        let input = &inputs[read_from[file]];
-        match input.read(max_file_size) {
-            Ok(bytes) => {
-                let name = input.display_name();
-                crate::lint::resolve_pending(name, &repo_path(name), &bytes, findings)
-            }
-            Err(_) => Vec::new(),
-        }
+    options_for: &dyn Fn(&str) -> Options,
+) -> Vec<(usize, FileReport)> {
+    let path_of = |input: usize| inputs[input].display_name().to_string();
+    let relint = |input: usize| {
+        let input = &inputs[input];
+        let bytes = input.read(max_file_size).ok()?;
+        let name = input.display_name();
+        Some(crate::lint::lint_source(name, &bytes, &options_for(name)).spots)
     };
-    crate::rules::binding_divergence::check_run_with(reports, &resolve_pending);
-    crate::rules::unsupported_version_accepted::check_run(reports);
-    crate::rules::card_contradicted::check_run(reports);
+    (run.finish(&path_of, &relint).into_iter())
+        .map(|(input, diagnostics)| {
+            let report = FileReport {
+                path: path_of(input),
+                diagnostics,
+                ..FileReport::default()
+            };
+            (input, report)
+        })
+        .collect()
 }
 
 /// For `--format html`: how the explorer reads each input's capture again (standard

@@ -6,10 +6,13 @@ use crate::capture::wire::{Connection, WireExchange};
 use crate::capture::{EntryText, Exchange, ReadProblem, StartLine};
 use crate::classify::{Binding, Generation, Sends, classify};
 use crate::finding::{Anchor, Finding};
+use crate::lint::run;
+use crate::lint::spots::{Placed, Spots};
 use crate::lint::{FileReport, Options};
 use crate::resolve::Resolver;
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::card_contradicted::{self, Card, CardFacts};
+use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Directive, Scope};
@@ -41,6 +44,8 @@ pub(super) struct FileLint<'r> {
     outcomes: Vec<Outcome>,
     versions: VersionFacts,
     cards: CardFacts,
+    /// Where the run-level rules' facts point.
+    spots: Spots,
 }
 
 impl<'r> FileLint<'r> {
@@ -56,7 +61,7 @@ impl<'r> FileLint<'r> {
             enabled: (rules::all().iter().copied())
                 .filter(|r| options.rules.is_enabled(r.id()))
                 .collect(),
-            resolver,
+            resolver: resolver.windows(!options.no_windows),
             defer,
             file_directives: Vec::new(),
             misplaced: Vec::new(),
@@ -67,6 +72,7 @@ impl<'r> FileLint<'r> {
             outcomes: Vec::new(),
             versions: VersionFacts::default(),
             cards: CardFacts::default(),
+            spots: Spots::default(),
         }
     }
 
@@ -140,29 +146,19 @@ impl<'r> FileLint<'r> {
                 .get_or_init(|| anchor_of(exchange, unit))
                 .clone()
         };
-        if options.rules.is_enabled(rules::RuleId::BindingDivergence)
-            && let Some((mut outcome, mut finding)) = binding_divergence::outcome_of(&view)
-        {
-            finding.exchange = Some(anchor());
-            finding.severity = options.rules.severity(finding.rule, finding.severity);
-            // Only HTTP+JSON and gRPC answers are ever reported (`check_run`), and mostly
-            // a JSON-RPC one is named by its place. A finding on a start line or a status
-            // field needs no exchange to be resolved, so the answer can wait to be
-            // resolved until it is reported; a JSON-RPC answer's line waits too where it
-            // is costly (in a HAR file).
-            let rest = outcome.binding != Binding::JsonRpc;
-            if self.defer && (rest || matches!(unit, Unit::Har(_))) {
-                outcome.pending = Some(Box::new(finding));
-            } else {
-                enter(&mut self.resolver, unit);
-                if rest {
-                    let diagnostic = self.resolver.resolve_one(&finding, Some(exchange));
-                    outcome.at = Some(Box::new(diagnostic));
-                } else {
-                    outcome.line = self.resolver.primary_line(&finding, Some(exchange));
-                }
-            }
-            self.outcomes.push(outcome);
+        if options.rules.is_enabled(rules::RuleId::BindingDivergence) {
+            let outcome = binding_divergence::outcome_of(&view, &mut |mut finding, binding| {
+                finding.exchange = Some(anchor());
+                finding.severity = options.rules.severity(finding.rule, finding.severity);
+                // Only HTTP+JSON and gRPC answers are ever reported (`check_run`): a
+                // JSON-RPC one is only named by its line.
+                let as_ = match binding {
+                    Binding::JsonRpc => Keep::Named,
+                    _ => Keep::Reported,
+                };
+                self.keep(finding, exchange, unit, as_)
+            });
+            self.outcomes.extend(outcome);
         }
         if options
             .rules
@@ -175,9 +171,9 @@ impl<'r> FileLint<'r> {
                 let finding = &mut claim.finding;
                 finding.exchange = Some(anchor());
                 finding.severity = options.rules.severity(finding.rule, finding.severity);
-                enter(&mut self.resolver, unit);
-                let diagnostic = self.resolver.resolve_one(finding, Some(exchange));
-                self.versions.claim(claim, diagnostic);
+                // Resolved now: the file's own cards may settle it at its end.
+                let spot = self.keep(claim.finding.clone(), exchange, unit, Keep::Now);
+                self.versions.claim(claim, spot);
             }
         }
         let record = view.send_record();
@@ -211,11 +207,15 @@ impl<'r> FileLint<'r> {
         unit: Unit<'_>,
         directives: &mut [Directive],
     ) {
-        let resolver = &mut self.resolver;
+        let (resolver, spots, defer) = (&mut self.resolver, &mut self.spots, self.defer);
         let mut place = |label| {
+            if defer {
+                return spots.keep(None);
+            }
             enter(resolver, unit);
             let finding = Finding::new(rules::RuleId::CardContradicted, label, "");
-            resolver.resolve_one(&finding, Some(exchange)).primary
+            let at = resolver.resolve_one(&finding, Some(exchange)).primary;
+            spots.keep(Some(Placed::Label(Box::new(at))))
         };
         if let Some(card) = Card::read(view, &mut place) {
             self.cards.add_card(card);
@@ -233,10 +233,32 @@ impl<'r> FileLint<'r> {
             {
                 continue;
             }
-            enter(&mut self.resolver, unit);
-            let diagnostic = self.resolver.resolve_one(&claim.finding, Some(exchange));
-            self.cards.claim(claim, diagnostic);
+            let spot = self.keep(held.remove(0), exchange, unit, Keep::Reported);
+            self.cards.claim(claim, spot);
         }
+    }
+
+    /// Keeps `finding` for a run-level rule, which may report it or name its place: as
+    /// a number only when the run can lint the file again (`defer`) and the rule can
+    /// wait, else resolved now (to its line alone if it is only ever named).
+    fn keep(
+        &mut self,
+        finding: Finding,
+        exchange: &Exchange<'_>,
+        unit: Unit<'_>,
+        as_: Keep,
+    ) -> Spot {
+        if self.defer && as_ != Keep::Now {
+            return self.spots.keep(None);
+        }
+        enter(&mut self.resolver, unit);
+        let placed = match as_ {
+            Keep::Named => Placed::Line(self.resolver.primary_line(&finding, Some(exchange))),
+            Keep::Reported | Keep::Now => Placed::Diagnostic(Box::new(
+                self.resolver.resolve_one(&finding, Some(exchange)),
+            )),
+        };
+        self.spots.keep(Some(placed))
     }
 
     /// Lints what the reader could not read in the text of `entry` (or of the file).
@@ -267,9 +289,12 @@ impl<'r> FileLint<'r> {
             // Both are kept until the end of the run: no spare capacity.
             diagnostics: {
                 let mut diagnostics = self.resolver.finish();
-                let contradicted = self.versions.settle();
-                if !contradicted.is_empty() {
-                    diagnostics.extend(contradicted);
+                let settled = self.versions.settle();
+                if !settled.is_empty() {
+                    let spots = std::mem::take(&mut self.spots);
+                    let (found, spots) = run::diagnostics_in_file(self.path, spots, &settled);
+                    self.spots = spots;
+                    diagnostics.extend(found);
                     diagnostics.sort_by_key(|d| (d.primary.span.start, d.rule));
                 }
                 diagnostics.shrink_to_fit();
@@ -282,6 +307,13 @@ impl<'r> FileLint<'r> {
             },
             versions: self.versions,
             cards: self.cards,
+            spots: {
+                // Linted again if the run needs them (see `spots`).
+                if self.defer {
+                    self.spots.forget();
+                }
+                self.spots
+            },
             wire: None,
         }
     }
@@ -294,6 +326,17 @@ impl<'r> FileLint<'r> {
         }
         self.suppressed += suppress::apply(&mut self.file_directives, &mut self.findings);
     }
+}
+
+/// What a run-level rule does with a finding it keeps ([`FileLint::keep`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Only named by its place (`binding-divergence`'s reference answers).
+    Named,
+    /// Maybe reported at the end of the run.
+    Reported,
+    /// Maybe reported at the end of the file: resolved now, while the file is at hand.
+    Now,
 }
 
 /// Findings from now on are about `unit`.

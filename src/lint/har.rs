@@ -6,7 +6,7 @@ use crate::capture::{EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, fo
 use crate::finding::{Finding, Label};
 use crate::lint::file::{FileLint, Unit};
 use crate::lint::{FileReport, Options};
-use crate::resolve::{Diagnostic, Resolver, har_file_span};
+use crate::resolve::{Resolver, har_file_span};
 use crate::rules::RuleId;
 
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
@@ -23,46 +23,6 @@ pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -
         lint.problems(reader.problems(), Unit::Har(&written));
     });
     lint.finish(file_findings(har, &log, options))
-}
-
-/// Resolves findings about a HAR file's entries again, reading it entry by entry: each
-/// finding is placed when the entry it is about (its anchor's) comes by.
-pub(super) fn resolve_pending(
-    path: &str,
-    identity: &str,
-    har: &[u8],
-    findings: &[&Finding],
-) -> Vec<Diagnostic> {
-    let entry_of = |i: usize| {
-        findings[i]
-            .exchange
-            .as_ref()
-            .map_or(usize::MAX, |a| a.index)
-    };
-    // Findings in entry order, met by one walk through the entries.
-    let mut order: Vec<usize> = (0..findings.len()).collect();
-    order.sort_by_key(|&i| entry_of(i));
-    let mut resolver = Resolver::for_har(path, har).identified_as(identity);
-    let mut resolved: Vec<Option<Diagnostic>> = vec![None; findings.len()];
-    let mut next = 0;
-    for_each_entry(har, &mut |written| {
-        while next < order.len() && entry_of(order[next]) <= written.index {
-            let i = order[next];
-            if entry_of(i) == written.index {
-                resolver.enter_har_entry(written.index, written.text);
-                resolved[i] = Some(resolver.resolve_one(findings[i], None));
-            }
-            next += 1;
-        }
-    });
-    // An entry no longer there (the file changed since) leaves its finding at the start
-    // of the file: a resolver in no entry places it there.
-    let mut nowhere = Resolver::for_har(path, har).identified_as(identity);
-    (resolved.into_iter().zip(findings))
-        .map(|(diagnostic, finding)| {
-            diagnostic.unwrap_or_else(|| nowhere.resolve_one(finding, None))
-        })
-        .collect()
 }
 
 /// Bodies of the exchange's entry marked base64 that are not.

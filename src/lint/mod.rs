@@ -6,16 +6,19 @@ mod har;
 mod live;
 mod ordered;
 mod pcap;
+mod run;
+mod spots;
 
 pub use live::lint_live;
 pub use ordered::lint_in_order;
+pub use run::{Relint, Run, check_linted_run};
+pub use spots::Spots;
 
 use rayon::prelude::*;
 
 use crate::capture::wire::{WireCounts, is_pcap};
 use crate::capture::{HttpReader, is_har};
 use crate::classify::Payloads;
-use crate::finding::Finding;
 use crate::profile::Profile;
 use crate::resolve::{Diagnostic, Resolver};
 use crate::rule_set::RuleSet;
@@ -40,6 +43,8 @@ pub struct FileReport {
     pub versions: VersionFacts,
     /// Agent cards and what answers claim of them, for the run-level `card-contradicted`.
     pub cards: CardFacts,
+    /// What the engine keeps where those facts point.
+    pub spots: Spots,
     /// For a pcap or pcapng file: what the wire reader read and skipped.
     pub wire: Option<WireCounts>,
 }
@@ -56,6 +61,9 @@ pub struct Options {
     /// The file's path from the repository root, which fingerprints hash
     /// ([`crate::repo_root::repo_path`]); `None`: the path it is shown under.
     pub repo_path: Option<String>,
+    /// Diagnostics come without context windows (empty `snippets`): the format never
+    /// shows them, and cutting them costs a tenth of a run with dense findings.
+    pub no_windows: bool,
 }
 
 impl Options {
@@ -72,12 +80,11 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
     lint_source_deferring(path, bytes, options, false)
 }
 
-/// [`lint_source`]; with `defer`, the answers that the run-level `binding-divergence`
-/// might report are not resolved (HTTP+JSON answers, and in a HAR file JSON-RPC ones too):
-/// each one's finding waits in [`Outcome::pending`], and the few that are reported are
-/// resolved by [`resolve_pending`] from the file read again, all of one file at once.
-/// Resolving every answer up front cost a fifth of the run time and most of its memory
-/// on realistic traffic.
+/// [`lint_source`]; with `defer`, what the run-level rules keep that they may report or
+/// name (task answers, claims about agent cards, card members) is kept as a number only
+/// (see `spots`): the run lints the few files whose spots it needs again, without
+/// `defer` ([`lint_source`] numbers them the same way). Resolving them up front cost a
+/// fifth of the run time on realistic traffic, and kept a few KiB per file to the end.
 fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
     if is_har(path, bytes) {
         return har::lint_har(path, bytes, options, defer);
@@ -93,24 +100,6 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
     }
     lint.problems(reader.problems(), Unit::File);
     lint.finish(Vec::new())
-}
-
-/// Resolves findings that [`lint_source_deferring`] left pending, on the same bytes:
-/// exactly the diagnostics linting would have made of them, when `identity` is what
-/// [`Options::repo_path`] was (the path itself when it was `None`).
-pub fn resolve_pending(
-    path: &str,
-    identity: &str,
-    bytes: &[u8],
-    findings: &[&Finding],
-) -> Vec<Diagnostic> {
-    if is_har(path, bytes) {
-        return har::resolve_pending(path, identity, bytes, findings);
-    }
-    let mut resolver = Resolver::new(path, bytes).identified_as(identity);
-    (findings.iter())
-        .map(|f| resolver.resolve_one(f, None))
-        .collect()
 }
 
 /// Reads and lints every input on the current rayon pool; the output is in input order.

@@ -25,8 +25,8 @@ impl Reporter for Concise<'_> {
         write_file(report, self.color, self.out)
     }
 
-    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
-        for report in reports {
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for (_, report) in reports {
             write_file(report, self.color, self.out)?;
         }
         Ok(())
@@ -41,28 +41,30 @@ fn write_file(report: &FileReport, color: bool, out: &mut dyn Write) -> io::Resu
     for d in &report.diagnostics {
         let at = d.primary.start;
         let severity = d.severity.as_str();
-        let tag = format!("{severity}[{}]", d.rule);
-        if color {
-            let tag = match d.severity {
-                Severity::Error => tag.red().bold().to_string(),
-                Severity::Warning => tag.yellow().bold().to_string(),
-                Severity::Info => tag.cyan().bold().to_string(),
-            };
+        if !color {
+            // Straight to the writer: a finding is a line, and lines are most of a run's
+            // output.
             writeln!(
                 out,
-                "{}:{}:{}: {tag} {}",
-                report.path.bold(),
-                at.line,
-                at.column,
-                d.message
+                "{}:{}:{}: {severity}[{}] {}",
+                report.path, at.line, at.column, d.rule, d.message
             )?;
-        } else {
-            writeln!(
-                out,
-                "{}:{}:{}: {tag} {}",
-                report.path, at.line, at.column, d.message
-            )?;
+            continue;
         }
+        let tag = format!("{severity}[{}]", d.rule);
+        let tag = match d.severity {
+            Severity::Error => tag.red().bold().to_string(),
+            Severity::Warning => tag.yellow().bold().to_string(),
+            Severity::Info => tag.cyan().bold().to_string(),
+        };
+        writeln!(
+            out,
+            "{}:{}:{}: {tag} {}",
+            report.path.bold(),
+            at.line,
+            at.column,
+            d.message
+        )?;
     }
     Ok(())
 }

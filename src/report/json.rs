@@ -122,8 +122,8 @@ impl Reporter for Json<'_> {
         Ok(())
     }
 
-    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
-        for report in reports {
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for (_, report) in reports {
             self.push(report)?;
         }
         Ok(())

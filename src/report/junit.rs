@@ -98,8 +98,8 @@ impl Reporter for Junit<'_> {
     /// A second suite, named like the file's, for a file with run-level findings: its
     /// own suite was written long before (a run-level rule reports each exchange at most
     /// once, and none that a per-file finding of its rule is at, so case names stay apart).
-    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
-        for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for (_, report) in reports.iter().filter(|(_, r)| !r.diagnostics.is_empty()) {
             self.suite(report)?;
         }
         Ok(())

@@ -55,12 +55,12 @@ pub trait Reporter {
     /// reading the capture again (`html`).
     fn file(&mut self, report: &FileReport, input: usize) -> io::Result<()>;
 
-    /// The findings of the run-level rules, after every file: `reports` are the run's
-    /// reports in order, each holding only its run-level diagnostics (most none). Unless
-    /// a format says otherwise, they are written as a file's findings are.
-    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
-        for (input, report) in reports.iter().enumerate() {
-            self.file(report, input)?;
+    /// The findings of the run-level rules, after every file: a report of each file
+    /// with any, in order, holding only those, with the file's position among the files
+    /// written. Unless a format says otherwise, they are written as a file's findings are.
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for (position, report) in reports {
+            self.file(report, *position)?;
         }
         Ok(())
     }

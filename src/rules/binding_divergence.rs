@@ -2,14 +2,15 @@
 //! different A2A errors over two of JSON-RPC, HTTP+JSON and gRPC in one run (A2A §5.1:
 //! the bindings must handle errors the same way).
 
+use std::collections::BTreeMap;
+
 use crate::classify::{Binding, ErrorView, ExchangeView, Operation};
 use crate::finding::Finding;
-use crate::lint::FileReport;
-use crate::resolve::Diagnostic;
 use crate::rules::RuleId;
+use crate::rules::run_level::{Places, RunFinding, Spot};
 use crate::table::{A2aError, table};
 
-/// How one task operation was answered, with a finding ready to report at its answer.
+/// How one task operation was answered, and where the engine keeps its answer.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub binding: Binding,
@@ -17,21 +18,18 @@ pub struct Outcome {
     pub task_id: String,
     /// The A2A error reason, or `None` for success or a non-A2A error.
     pub reason: Option<String>,
-    /// A resolved finding at the answer, whose message the run-level check fills in.
-    pub at: Option<Box<Diagnostic>>,
-    /// The 1-based line of the answer in its file: set only for a JSON-RPC answer (the
-    /// one others are compared with, named by its `path:line`) that is not pending; 0
-    /// otherwise.
-    pub line: usize,
-    /// For an answer not resolved yet: the finding to resolve if it is reported or named
-    /// (see `lint::resolve_pending`). HTTP+JSON and gRPC answers wait; so do JSON-RPC
-    /// answers in a HAR file, where even the line of one means finding its entry.
-    pub pending: Option<Box<Finding>>,
+    /// The finding at the answer, whose message the run-level check fills in.
+    pub answer: Spot,
 }
 
-/// The outcome of an exchange, when it is a task operation over one of the bindings, and
-/// the finding at its answer, which the engine resolves or leaves pending.
-pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
+/// The outcome of an exchange, when it is a task operation over one of the bindings;
+/// `keep` gets the finding at its answer (and the binding, since only HTTP+JSON and gRPC
+/// answers are ever reported: a JSON-RPC one is only named by its place) and gives the
+/// spot the engine keeps it at.
+pub fn outcome_of(
+    view: &ExchangeView<'_, '_>,
+    keep: &mut dyn FnMut(Finding, Binding) -> Spot,
+) -> Option<Outcome> {
     if !matches!(
         view.binding,
         Binding::JsonRpc | Binding::HttpJson | Binding::Grpc
@@ -49,16 +47,13 @@ pub fn outcome_of(view: &ExchangeView<'_, '_>) -> Option<(Outcome, Finding)> {
         response.outcome_label("this answer"),
         String::new(),
     );
-    let outcome = Outcome {
+    Some(Outcome {
         binding: view.binding,
         operation,
         task_id,
         reason,
-        at: None,
-        line: 0,
-        pending: None,
-    };
-    Some((outcome, finding))
+        answer: keep(finding, view.binding),
+    })
 }
 
 /// The A2A error an answer without a readable reason stands for by its status alone,
@@ -90,140 +85,93 @@ fn by_status(
     }
 }
 
-/// Compares outcomes across every file of the run; adds a finding to each answer that
-/// differs from the first answer over the reference binding (JSON-RPC, else HTTP+JSON).
-pub fn check_run(reports: &mut [FileReport]) {
-    check_run_with(reports, &|_, _| Vec::new());
+/// The run's outcomes, gathered file by file as each file is done: of each operation on
+/// each task, only the first answer over each binding, which is all the comparison
+/// reads (the first over JSON-RPC, else HTTP+JSON, is the reference; the first over
+/// each other binding is compared with it).
+#[derive(Debug, Default)]
+pub struct RunOutcomes {
+    /// By (operation, task): the first (file, outcome) over JSON-RPC, HTTP+JSON and gRPC.
+    first: BTreeMap<(&'static str, String), [Option<FileOutcome>; 3]>,
 }
 
-/// A divergence found: the answer reported and the one it differs from, as (file,
-/// outcome) pairs.
-struct Divergence<'k> {
-    operation: &'static str,
-    task_id: &'k str,
-    reported: (usize, usize),
-    reference: (usize, usize),
-}
+/// An outcome and the file (its number in the run) it was answered in.
+type FileOutcome = (usize, Outcome);
 
-/// [`check_run`], where `resolve(file, findings)` resolves pending findings of answers in
-/// `reports[file]` (by reading the file again, once for all of them).
-pub fn check_run_with(
-    reports: &mut [FileReport],
-    resolve: &dyn Fn(usize, &[&Finding]) -> Vec<Diagnostic>,
-) {
-    let divergences = divergences(reports);
-    // Every pending finding a divergence needs, read again file by file.
-    let mut wanted: Vec<(usize, usize)> = divergences
-        .iter()
-        .flat_map(|d| [d.reported, d.reference])
-        .filter(|&(f, i)| reports[f].outcomes[i].pending.is_some())
-        .collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    // In (file, outcome) order, as `wanted` is.
-    let mut resolved: Vec<((usize, usize), Diagnostic)> = Vec::new();
-    for group in wanted.chunk_by(|a, b| a.0 == b.0) {
-        let file = group[0].0;
-        let findings: Vec<&Finding> = (group.iter())
-            .filter_map(|&(f, i)| reports[f].outcomes[i].pending.as_deref())
-            .collect();
-        resolved.extend(group.iter().copied().zip(resolve(file, &findings)));
-    }
-    let diagnostic_of = |(f, i): (usize, usize)| -> Option<&Diagnostic> {
-        reports[f].outcomes[i].at.as_deref().or_else(|| {
-            let found = resolved.binary_search_by_key(&(f, i), |(at, _)| *at);
-            found.ok().map(|k| &resolved[k].1)
-        })
-    };
-    let mut additions: Vec<(usize, Diagnostic)> = Vec::new();
-    for divergence in &divergences {
-        let (reported, reference) = (
-            &reports[divergence.reported.0].outcomes[divergence.reported.1],
-            &reports[divergence.reference.0].outcomes[divergence.reference.1],
-        );
-        // Named by `path:line` (by frame in a pcap); by its path alone if its file could
-        // not be read again.
-        let mut place = reports[divergence.reference.0].path.clone();
-        let resolved = diagnostic_of(divergence.reference);
-        match (
-            reference.line,
-            resolved.and_then(|d| d.primary.frame.as_ref()),
-        ) {
-            (0, Some(frame)) => Some(format!(" frame {}", frame.frame)),
-            (0, None) => resolved.map(|d| format!(":{}", d.primary.start.line)),
-            (line, _) => Some(format!(":{line}")),
-        }
-        .inspect(|at| place.push_str(at));
-        let Some(mut diagnostic) = diagnostic_of(divergence.reported).cloned() else {
-            continue;
-        };
-        let name = |o: &Outcome| {
-            o.reason
-                .clone()
-                .unwrap_or_else(|| "no A2A error".to_string())
-        };
-        diagnostic.message = format!(
-            "{} on task \"{}\" is answered with {} over {} but {} over {} ({place})",
-            divergence.operation,
-            divergence.task_id,
-            name(reported),
-            crate::inspect::binding_name(reported.binding),
-            name(reference),
-            crate::inspect::binding_name(reference.binding),
-        );
-        diagnostic.help = Some(
-            "every binding must report the same A2A error for the same situation (A2A §5.1, §5.4); a client \
-             switching bindings would otherwise see different behaviour"
-                .into(),
-        );
-        additions.push((divergence.reported.0, diagnostic));
-    }
-    drop(divergences);
-    for (file, diagnostic) in additions {
-        let report = &mut reports[file];
-        report.diagnostics.push(diagnostic);
-        report
-            .diagnostics
-            .sort_by_key(|d| (d.primary.span.start, d.rule));
-    }
-}
-
-/// Every (operation, task) whose first answer over HTTP+JSON or gRPC differs from the
-/// first over JSON-RPC, or, with no JSON-RPC answer, whose first gRPC answer differs
-/// from the first HTTP+JSON one.
-fn divergences(reports: &[FileReport]) -> Vec<Divergence<'_>> {
-    // Every outcome by (operation, task): sorted, rather than a map of cloned keys, so
-    // that a large run needs no second copy of its task ids.
-    let mut by_key: Vec<(&'static str, &str, usize, usize)> = Vec::new();
-    for (file, report) in reports.iter().enumerate() {
-        for (i, outcome) in report.outcomes.iter().enumerate() {
-            by_key.push((outcome.operation.method_name(), &outcome.task_id, file, i));
-        }
-    }
-    // Stable: within a key, outcomes stay in file order.
-    by_key.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let mut found = Vec::new();
-    for group in by_key.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        let first = |binding: Binding| {
-            (group.iter())
-                .map(|&(_, _, f, i)| (f, i))
-                .find(|&(f, i)| reports[f].outcomes[i].binding == binding)
-        };
-        let [rpc, rest, grpc] = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc].map(first);
-        let Some(reference) = rpc.or(rest) else {
-            continue;
-        };
-        let reason = |(f, i): (usize, usize)| &reports[f].outcomes[i].reason;
-        for reported in [rest, grpc].into_iter().flatten() {
-            if reported != reference && reason(reported) != reason(reference) {
-                found.push(Divergence {
-                    operation: group[0].0,
-                    task_id: group[0].1,
-                    reported,
-                    reference,
-                });
+impl RunOutcomes {
+    /// Takes in the outcomes of file `file`, in the order of its exchanges.
+    pub fn add(&mut self, file: usize, outcomes: Vec<Outcome>) {
+        for outcome in outcomes {
+            let slot = match outcome.binding {
+                Binding::JsonRpc => 0,
+                Binding::HttpJson => 1,
+                _ => 2,
+            };
+            let key = (outcome.operation.method_name(), outcome.task_id.clone());
+            let firsts = self.first.entry(key).or_default();
+            if firsts[slot].is_none() {
+                firsts[slot] = Some((file, outcome));
             }
         }
     }
-    found
+
+    /// A finding at each answer that differs from the first answer over the reference
+    /// binding, naming where that one is.
+    pub fn check(&self, places: &mut dyn Places) -> Vec<RunFinding> {
+        let mut divergences = Vec::new();
+        for ((operation, task_id), [rpc, rest, grpc]) in &self.first {
+            let Some(reference) = rpc.as_ref().or(rest.as_ref()) else {
+                continue;
+            };
+            for reported in [rest, grpc].into_iter().flatten() {
+                if !std::ptr::eq(reported, reference) && reported.1.reason != reference.1.reason {
+                    divergences.push((*operation, task_id.as_str(), reported, reference));
+                }
+            }
+        }
+        let wanted: Vec<(usize, Spot)> = (divergences.iter())
+            .map(|(_, _, _, (file, outcome))| (*file, outcome.answer))
+            .collect();
+        let named = places.places(&wanted);
+        let mut found = Vec::with_capacity(divergences.len());
+        for ((operation, task_id, (file, reported), (ref_file, reference)), at) in
+            divergences.into_iter().zip(named)
+        {
+            // Named by `path:line` (by frame in a pcap); by its path alone if its file
+            // could not be read again.
+            let mut place = places.path(*ref_file);
+            if let Some(at) = at {
+                match at.frame {
+                    Some(frame) => place.push_str(&format!(" frame {frame}")),
+                    None => place.push_str(&format!(":{}", at.line)),
+                }
+            }
+            let name = |o: &Outcome| {
+                o.reason
+                    .clone()
+                    .unwrap_or_else(|| "no A2A error".to_string())
+            };
+            let message = format!(
+                "{operation} on task \"{task_id}\" is answered with {} over {} but {} over {} \
+                 ({place})",
+                name(reported),
+                crate::inspect::binding_name(reported.binding),
+                name(reference),
+                crate::inspect::binding_name(reference.binding),
+            );
+            found.push(RunFinding {
+                file: *file,
+                spot: reported.answer,
+                message,
+                help: Some(
+                    "every binding must report the same A2A error for the same situation (A2A \
+                     §5.1, §5.4); a client switching bindings would otherwise see different \
+                     behaviour"
+                        .into(),
+                ),
+                related: Vec::new(),
+            });
+        }
+        found
+    }
 }

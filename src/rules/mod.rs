@@ -43,6 +43,7 @@ mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
 mod retry_new_message_id;
+pub mod run_level;
 mod secret_in_capture;
 mod stream_closed_early;
 mod stream_event_not_json;
@@ -86,7 +87,8 @@ pub trait Rule: Sync {
 /// Every rule's implementation, in catalogue order. `unused-suppression` is not here: the
 /// engine reports it (`suppress.rs`), since only the engine knows what was silenced; nor
 /// are the run-level `binding-divergence` (`binding_divergence::check_run`) and
-/// `card-contradicted` (`card_contradicted::check_run`).
+/// `card-contradicted` (`card_contradicted::check_run`), which the engine runs over the
+/// whole run (`lint::check_run`, through [`run_level`]).
 pub fn all() -> &'static [&'static dyn Rule] {
     &[
         &capture_syntax::CaptureSyntax,

@@ -7,7 +7,7 @@ mod cards;
 
 use serde_json::Value;
 
-pub use cards::{VersionFacts, check_run};
+pub use cards::{RunVersions, VersionFacts};
 
 use crate::classify::{Binding, ExchangeView, Generation};
 use crate::finding::{Finding, Label};

@@ -21,8 +21,7 @@ pub fn lint_file(path: &Path) -> FileReport {
     }
     let mut report = lint_source(&name, &bytes, &options);
     // As a run of one file: run-level rules see it too.
-    a2alint::rules::binding_divergence::check_run(std::slice::from_mut(&mut report));
-    a2alint::rules::card_contradicted::check_run(std::slice::from_mut(&mut report));
+    a2alint::lint::check_linted_run(std::slice::from_mut(&mut report));
     report
 }
 

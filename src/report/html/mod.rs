@@ -81,7 +81,7 @@ impl Reporter for HtmlReporter<'_> {
         self.page.file(report, capture.as_deref())
     }
 
-    fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
         self.page.run_level(reports)
     }
 
@@ -144,8 +144,8 @@ impl<'w> HtmlReport<'w> {
     /// After every file's section, one for each file with findings of the run-level
     /// rules (`reports` in the order their files were given), numbered on from its
     /// own findings; their exchanges are in the file's explorer above.
-    pub fn run_level(&mut self, reports: &[FileReport]) -> io::Result<()> {
-        for (file, report) in reports.iter().enumerate() {
+    pub fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for &(file, ref report) in reports {
             if report.diagnostics.is_empty() {
                 continue;
             }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{Authority, Capability};
 use crate::classify::{Binding, ExchangeView};
 use crate::finding::Label;
-use crate::resolve::Location;
+use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::Version;
 
 /// One agent card read in the run.
@@ -24,7 +24,7 @@ pub struct Card {
 pub(super) struct Flag {
     pub value: bool,
     pub stated: bool,
-    pub at: Location,
+    pub at: Spot,
 }
 
 /// One of `supportedInterfaces`.
@@ -37,15 +37,12 @@ pub(super) struct Interface {
     pub binding: String,
     pub version: Option<Version>,
     pub url: String,
-    pub at: Location,
+    pub at: Spot,
 }
 
 impl Card {
-    /// The card a successful discovery answer holds; `place` resolves a label on it.
-    pub fn read(
-        view: &ExchangeView<'_, '_>,
-        place: &mut dyn FnMut(Label) -> Location,
-    ) -> Option<Card> {
+    /// The card a successful discovery answer holds; `place` keeps a label on it.
+    pub fn read(view: &ExchangeView<'_, '_>, place: &mut dyn FnMut(Label) -> Spot) -> Option<Card> {
         if view.binding != Binding::Discovery || !view.succeeded() {
             return None;
         }
@@ -113,6 +110,19 @@ impl Card {
     pub(super) fn flag(&self, capability: Capability) -> &Flag {
         let index = Capability::ALL.iter().position(|c| *c == capability);
         &self.flags[index.unwrap_or(0)]
+    }
+
+    /// Does `other` promise the same as this card, word for word (wherever each was read)?
+    pub(super) fn promises_as(&self, other: &Card) -> bool {
+        let same_interface = |a: &Interface, b: &Interface| {
+            (&a.authority, &a.path, &a.binding, a.version, &a.url)
+                == (&b.authority, &b.path, &b.binding, b.version, &b.url)
+        };
+        self.authorities == other.authorities
+            && self.interfaces.len() == other.interfaces.len()
+            && (self.interfaces.iter().zip(&other.interfaces)).all(|(a, b)| same_interface(a, b))
+            && (self.flags.iter().map(|f| (f.value, f.stated)))
+                .eq(other.flags.iter().map(|f| (f.value, f.stated)))
     }
 
     /// Does the card speak for an agent at `authority`?

@@ -1,31 +1,28 @@
-//! `card-contradicted`, the judgement: at the end of the run, every file's claims meet
-//! every card that speaks for their agent. A claim two cards of one agent disagree on is
+//! `card-contradicted`, the judgement: every file's claims meet every card of the run
+//! that speaks for their agent. A claim two cards of one agent disagree on is
 //! left alone (the run holds two versions of the card, and either may be the one in
 //! force).
 
-use std::collections::HashMap;
-
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
-use crate::lint::FileReport;
-use crate::resolve::{Diagnostic, Location};
+use crate::rules::run_level::{Place, Places, RunFinding, Spot};
 
 /// What one file leaves for the judgement: its cards, and the first claim of each kind
-/// it made, already placed.
+/// it made, kept by the engine.
 #[derive(Debug, Default)]
 pub struct CardFacts {
-    cards: Vec<Card>,
+    pub(super) cards: Vec<Card>,
     /// A handful per file (kinds of claim times agents), looked up once per exchange
     /// without building a key.
-    claims: Vec<((Claimed, Authority), Claim)>,
+    pub(super) claims: Vec<((Claimed, Authority), Claim)>,
 }
 
 #[derive(Debug)]
-struct Claim {
-    declared: Option<String>,
+pub(super) struct Claim {
+    pub declared: Option<String>,
     /// Later exchanges of the file that made the same claim.
-    more: usize,
-    at: Box<Diagnostic>,
+    pub more: usize,
+    pub at: Spot,
 }
 
 impl CardFacts {
@@ -45,132 +42,79 @@ impl CardFacts {
         }
     }
 
-    /// Keeps a new claim with its finding placed.
-    pub fn claim(&mut self, claim: NewClaim, at: Diagnostic) {
+    /// Keeps a new claim, its finding kept by the engine at `at`.
+    pub fn claim(&mut self, claim: NewClaim, at: Spot) {
         let kept = Claim {
             declared: claim.declared,
             more: 0,
-            at: Box::new(at),
+            at,
         };
         self.claims.push(((claim.claimed, claim.authority), kept));
     }
 }
 
 /// A card and the file it was read in.
-struct Read<'r> {
-    path: &'r str,
-    card: &'r Card,
-}
-
-/// Judges every file's claims by the cards of the whole run; adds the findings to
-/// their files. The facts are used up.
-pub fn check_run(reports: &mut [FileReport]) {
-    let facts: Vec<CardFacts> = reports
-        .iter_mut()
-        .map(|r| std::mem::take(&mut r.cards))
-        .collect();
-    let read: Vec<Read<'_>> = (reports.iter().zip(&facts))
-        .flat_map(|(r, f)| {
-            f.cards.iter().map(|card| Read {
-                path: &r.path,
-                card,
-            })
-        })
-        .collect();
-    if read.is_empty() {
-        return;
-    }
-    // The run's claims name few agents and repeat across files: the cards governing an
-    // authority, and the verdict on a claim, are found once each, not once per file
-    // (which is quadratic in files, every file's claims meeting every card).
-    let mut governing_of: HashMap<&Authority, Vec<&Read<'_>>> = HashMap::new();
-    type Key<'f> = (&'f Claimed, &'f Authority, Option<&'f str>);
-    let mut verdicts: HashMap<Key<'_>, Option<Verdict<'_>>> = HashMap::new();
-    let mut found: Vec<Vec<Diagnostic>> = Vec::with_capacity(reports.len());
-    for (report, facts) in reports.iter().zip(&facts) {
-        let mut diagnostics: Vec<Diagnostic> = (facts.claims.iter())
-            .filter_map(|((claimed, authority), claim)| {
-                let declared = claim.declared.as_deref();
-                let verdict = verdicts
-                    .entry((claimed, authority, declared))
-                    .or_insert_with(|| {
-                        let governing = governing_of.entry(authority).or_insert_with(|| {
-                            read.iter().filter(|r| r.card.governs(authority)).collect()
-                        });
-                        judge(claimed, authority, declared, governing)
-                    });
-                Some(verdict.clone()?.diagnostic(claim, &report.path))
-            })
-            .collect();
-        diagnostics.sort_by_key(|d| d.primary.span.start);
-        found.push(diagnostics);
-    }
-    for (report, diagnostics) in reports.iter_mut().zip(found) {
-        if !diagnostics.is_empty() {
-            report.diagnostics.extend(diagnostics);
-            report
-                .diagnostics
-                .sort_by_key(|d| (d.primary.span.start, d.rule));
-        }
-    }
+pub(super) struct Read<'r> {
+    pub file: usize,
+    pub card: &'r Card,
 }
 
 /// A contradiction: what the card says, where, and what the agent answered.
 #[derive(Clone)]
-struct Verdict<'r> {
+pub(super) struct Verdict {
     message: String,
     help: String,
-    card_path: &'r str,
-    card_at: &'r Location,
+    pub card_file: usize,
+    pub card_at: Spot,
 }
 
-impl Verdict<'_> {
-    fn diagnostic(self, claim: &Claim, path: &str) -> Diagnostic {
-        let mut diagnostic = (*claim.at).clone();
+impl Verdict {
+    pub(super) fn finding(
+        self,
+        file: usize,
+        claim: &Claim,
+        card_at: Option<Place>,
+        places: &dyn Places,
+    ) -> RunFinding {
         let more = match claim.more {
             0 => String::new(),
             1 => "; 1 more answer in this file did the same".to_string(),
             n => format!("; {n} more answers in this file did the same"),
         };
-        diagnostic.message = format!(
-            "{} ({}){more}",
-            self.message,
-            place_of(self.card_path, self.card_at, path)
-        );
-        diagnostic.help = Some(self.help);
-        if self.card_path == path {
-            diagnostic.related.push(self.card_at.clone());
+        let same_file = self.card_file == file;
+        let card_file = match same_file {
+            true => "this file".to_string(),
+            false => places.path(self.card_file),
+        };
+        let place = match card_at {
+            Some(Place {
+                frame: Some(frame), ..
+            }) => format!("agent card in {card_file}, frame {frame}"),
+            Some(at) => format!("agent card in {card_file}, line {}", at.line),
+            None => format!("agent card in {card_file}"),
+        };
+        RunFinding {
+            file,
+            spot: claim.at,
+            message: format!("{} ({place}){more}", self.message),
+            help: Some(self.help),
+            related: same_file.then_some(self.card_at).into_iter().collect(),
         }
-        diagnostic
     }
 }
 
-/// `the card at samples/card.http:12:5`, or `frame 7` of a pcap; "this file" for the
-/// claim's own.
-fn place_of(card_path: &str, at: &Location, path: &str) -> String {
-    let file = if card_path == path {
-        "this file"
-    } else {
-        card_path
-    };
-    match &at.frame {
-        Some(frame) => format!("agent card in {file}, frame {}", frame.frame),
-        None => format!("agent card in {file}, line {}", at.start.line),
-    }
-}
-
-fn judge<'r>(
+pub(super) fn judge(
     claimed: &Claimed,
     authority: &Authority,
     declared: Option<&str>,
-    cards: &[&Read<'r>],
-) -> Option<Verdict<'r>> {
+    cards: &[&Read<'_>],
+) -> Option<Verdict> {
     match claimed {
         Claimed::Capability {
             capability,
             supported,
         } => {
-            let flags: Vec<(&Read<'r>, &'r Flag)> = cards
+            let flags: Vec<(&Read<'_>, &Flag)> = cards
                 .iter()
                 .map(|r| (*r, r.card.flag(*capability)))
                 .collect();
@@ -200,8 +144,8 @@ fn judge<'r>(
                 help: "an agent supports the versions its card's interfaces list (A2A §3.6.2, \
                        §8.2): answer the request, or take the version out of the card"
                     .to_string(),
-                card_path: read.path,
-                card_at: &interface.at,
+                card_file: read.file,
+                card_at: interface.at,
             })
         }
         Claimed::Speaks { binding, base } => {
@@ -219,8 +163,8 @@ fn judge<'r>(
                        §8.2, §5): serve this binding where the card says, or list its \
                        interface in the card"
                     .to_string(),
-                card_path: read,
-                card_at: &interface.at,
+                card_file: read,
+                card_at: interface.at,
             })
         }
     }
@@ -234,7 +178,7 @@ fn interface_at<'r>(
     cards: &[&Read<'r>],
     authority: &Authority,
     base: &str,
-) -> Option<(&'r str, &'r Interface)> {
+) -> Option<(usize, &'r Interface)> {
     let reached = |i: &Interface| {
         let under = base == i.path
             || base
@@ -247,15 +191,15 @@ fn interface_at<'r>(
                 i.authority.matches(authority)
             }
     };
-    let mut best: Vec<(&'r str, &'r Interface)> = Vec::new();
+    let mut best: Vec<(usize, &'r Interface)> = Vec::new();
     for read in cards {
         for interface in read.card.interfaces.iter().filter(|i| reached(i)) {
             match best.first() {
                 Some((_, b)) if b.path.len() > interface.path.len() => {}
                 Some((_, b)) if b.path.len() == interface.path.len() => {
-                    best.push((read.path, interface))
+                    best.push((read.file, interface))
                 }
-                _ => best = vec![(read.path, interface)],
+                _ => best = vec![(read.file, interface)],
             }
         }
     }
@@ -267,12 +211,12 @@ fn interface_at<'r>(
     bindings_agree.then_some(first)
 }
 
-fn capability_verdict<'r>(
+fn capability_verdict(
     capability: Capability,
     supported: bool,
-    read: &Read<'r>,
-    flag: &'r Flag,
-) -> Verdict<'r> {
+    read: &Read<'_>,
+    flag: &Flag,
+) -> Verdict {
     let member = capability.member();
     let says = match flag.stated {
         true => format!("`capabilities.{member}: {}`", flag.value),
@@ -327,7 +271,7 @@ fn capability_verdict<'r>(
     Verdict {
         message,
         help: help.to_string(),
-        card_path: read.path,
-        card_at: &flag.at,
+        card_file: read.file,
+        card_at: flag.at,
     }
 }

@@ -1,10 +1,11 @@
 //! `card-contradicted`: an answer that contradicts the agent card of its agent, read
 //! anywhere in the run (A2A §3.3.4, §8.2). Each exchange leaves at most a few compact
-//! claims ("this answer is right only if the card says streaming is off"), placed while
-//! the exchange is at hand; the run's cards judge them at the end (`judge`).
+//! claims ("this answer is right only if the card says streaming is off"); the run's
+//! cards judge them at the end (`run`, `judge`).
 
 mod cards;
 mod judge;
+mod run;
 
 use crate::classify::{Binding, ErrorView, ExchangeView, MessageView, Operation};
 use crate::finding::{Finding, Severity};
@@ -12,7 +13,8 @@ use crate::rules::RuleId;
 use crate::rules::unsupported_version_accepted::Version;
 
 pub use cards::Card;
-pub use judge::{CardFacts, check_run};
+pub use judge::CardFacts;
+pub use run::RunCards;
 
 /// A host and port an agent answers at. A port left out of a request's `Host` is
 /// unknown and matches any; an interface URL's scheme gives its default port.

@@ -2,17 +2,16 @@
 //! `supportedInterfaces` list (A2A §8.2) are the versions its agent supports, so a
 //! successful answer to another version is reported once the card is known. Facts stay
 //! compact: a card's interfaces, and per file the first successful request for each
-//! interface and version, with its finding already placed.
+//! interface and version, at a spot the engine keeps.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
 use super::{Declared, Version, accepted, finding, shaped_major};
 use crate::classify::{Binding, ExchangeView};
 use crate::finding::Finding;
-use crate::lint::FileReport;
-use crate::resolve::Diagnostic;
+use crate::rules::run_level::{Places, RunFinding, Spot};
 
 /// Which interface a request reached: its authority (`host[:port]`) and binding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +27,7 @@ struct Claim {
     declared: String,
     /// Later requests of the file declaring the same version to the same interface.
     more: usize,
-    at: Box<Diagnostic>,
+    at: Spot,
 }
 
 /// What one file knows for the comparison: the interfaces its agent cards list, and
@@ -87,23 +86,23 @@ impl VersionFacts {
         })
     }
 
-    /// Keeps a new claim with its finding resolved.
-    pub fn claim(&mut self, key: ClaimKey, at: Diagnostic) {
+    /// Keeps a new claim, its finding kept by the engine at `at`.
+    pub fn claim(&mut self, key: ClaimKey, at: Spot) {
         let claim = Claim {
             declared: key.declared,
             more: 0,
-            at: Box::new(at),
+            at,
         };
         self.claims.insert(key.key, claim);
     }
 
     /// Compares the claims with the file's own cards, at the end of the file: the
-    /// diagnostics of those a card contradicts. Claims no card of the file describes
-    /// wait for the run ([`check_run`]).
-    pub fn settle(&mut self) -> Vec<Diagnostic> {
+    /// findings (of file 0) of those a card contradicts. Claims no card of the file
+    /// describes wait for the run ([`check_run`]).
+    pub fn settle(&mut self) -> Vec<RunFinding> {
         let cards: Vec<(Option<&str>, &(Interface, Version))> =
             self.cards.iter().map(|card| (None, card)).collect();
-        decide(&mut self.claims, &listed_by_interface(&cards))
+        decide(0, &mut self.claims, &listed_by_interface(&cards))
     }
 }
 
@@ -114,30 +113,77 @@ pub struct ClaimKey {
     pub finding: Finding,
 }
 
-/// Compares every file's waiting claims with the cards of the whole run; adds the
-/// findings to their files.
-pub fn check_run(reports: &mut [FileReport]) {
-    let cards: Vec<(String, (Interface, Version))> = (reports.iter())
-        .flat_map(|r| r.versions.cards.iter().map(|c| (r.path.clone(), c.clone())))
-        .collect();
-    if cards.is_empty() {
-        return;
-    }
-    let cards: Vec<(Option<&str>, &(Interface, Version))> = cards
-        .iter()
-        .map(|(path, card)| (Some(path.as_str()), card))
-        .collect();
-    // Indexed once for the run: every file's claims meet every card otherwise.
-    let listed = listed_by_interface(&cards);
-    for report in reports.iter_mut() {
-        let found = decide(&mut report.versions.claims, &listed);
-        if found.is_empty() {
-            continue;
+/// The run's facts, gathered file by file as each file is done: each card interface and
+/// version once (with the first file that listed it), and every file's waiting claims
+/// by number, their keys held once for the run.
+#[derive(Debug, Default)]
+pub struct RunVersions {
+    cards: Vec<(usize, (Interface, Version))>,
+    listed: HashSet<(Interface, Version)>,
+    keys: Vec<((Interface, Version), String)>,
+    key_of: HashMap<((Interface, Version), String), u32>,
+    claims: Vec<RunClaim>,
+}
+
+/// A file's waiting claim: its key by number.
+#[derive(Debug)]
+struct RunClaim {
+    file: usize,
+    key: u32,
+    more: usize,
+    at: Spot,
+}
+
+impl RunVersions {
+    /// Takes in what file `file` left waiting.
+    pub fn add(&mut self, file: usize, facts: VersionFacts) {
+        for card in facts.cards {
+            // The first file to list an interface's version is the one messages name.
+            if self.listed.insert(card.clone()) {
+                self.cards.push((file, card));
+            }
         }
-        report.diagnostics.extend(found);
-        report
-            .diagnostics
-            .sort_by_key(|d| (d.primary.span.start, d.rule));
+        let mut claims: Vec<_> = facts.claims.into_iter().collect();
+        // In the file's order, as the judgement names them.
+        claims.sort_by_key(|(_, claim)| claim.at);
+        for (interface_version, claim) in claims {
+            let name = (interface_version, claim.declared);
+            let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+            let key = *self.key_of.entry(name.clone()).or_insert(next);
+            if key == next {
+                self.keys.push(name);
+            }
+            self.claims.push(RunClaim {
+                file,
+                key,
+                more: claim.more,
+                at: claim.at,
+            });
+        }
+    }
+
+    /// Compares every waiting claim with the cards of the whole run.
+    pub fn check(&self, places: &dyn Places) -> Vec<RunFinding> {
+        if self.cards.is_empty() {
+            return Vec::new();
+        }
+        let paths: Vec<String> = self.cards.iter().map(|(f, _)| places.path(*f)).collect();
+        let cards: Vec<(Option<&str>, &(Interface, Version))> = (self.cards.iter().zip(&paths))
+            .map(|((_, card), path)| (Some(path.as_str()), card))
+            .collect();
+        // Indexed once for the run: every file's claims meet every card otherwise.
+        let listed = listed_by_interface(&cards);
+        let mut found = Vec::new();
+        for claim in &self.claims {
+            let ((interface, version), declared) = &self.keys[claim.key as usize];
+            let waiting = Claim {
+                declared: declared.clone(),
+                more: claim.more,
+                at: claim.at,
+            };
+            found.extend(judged(claim.file, interface, version, &waiting, &listed));
+        }
+        found
     }
 }
 
@@ -154,31 +200,46 @@ fn listed_by_interface<'c>(cards: &[(Option<&'c str>, &'c (Interface, Version))]
 }
 
 /// Takes out the claims whose interface one of the cards describes, and gives the
-/// diagnostics of those whose version no card lists.
+/// findings of those whose version no card lists.
 fn decide(
+    file: usize,
     claims: &mut HashMap<(Interface, Version), Claim>,
     cards: &Listed<'_>,
-) -> Vec<Diagnostic> {
+) -> Vec<RunFinding> {
     let mut found = Vec::new();
     claims.retain(|(interface, version), claim| {
-        let Some(listed) = cards.get(interface) else {
+        if !cards.contains_key(interface) {
             return true;
-        };
-        let Some(&(path, _)) = listed.first() else {
-            return true;
-        };
-        if !listed.iter().any(|(_, v)| v == version) {
-            let mut versions: Vec<String> = listed.iter().map(|(_, v)| v.to_string()).collect();
-            versions.sort();
-            versions.dedup();
-            let mut diagnostic = (*claim.at).clone();
-            diagnostic.message = message(claim, interface, &versions, path);
-            found.push(diagnostic);
         }
+        found.extend(judged(file, interface, version, claim, cards));
         false
     });
-    found.sort_by_key(|d| d.primary.span.start);
     found
+}
+
+/// The finding of a claim whose interface the cards describe but whose version none lists.
+fn judged(
+    file: usize,
+    interface: &Interface,
+    version: &Version,
+    claim: &Claim,
+    cards: &Listed<'_>,
+) -> Option<RunFinding> {
+    let listed = cards.get(interface)?;
+    let &(path, _) = listed.first()?;
+    if listed.iter().any(|(_, v)| v == version) {
+        return None;
+    }
+    let mut versions: Vec<String> = listed.iter().map(|(_, v)| v.to_string()).collect();
+    versions.sort();
+    versions.dedup();
+    Some(RunFinding {
+        file,
+        spot: claim.at,
+        message: message(claim, interface, &versions, path),
+        help: None,
+        related: Vec::new(),
+    })
 }
 
 fn message(

@@ -1,0 +1,84 @@
+//! `card-contradicted` over the run: each file's cards and claims taken in as the file
+//! is done, kept compact (each distinct card once, each claim by number), and judged at
+//! the end of the run.
+
+use std::collections::HashMap;
+
+use super::cards::Card;
+use super::judge::{CardFacts, Claim, Read, Verdict, judge};
+use super::{Authority, Claimed};
+use crate::rules::run_level::{Places, RunFinding, Spot};
+
+/// What a claim is judged by: the verdict depends on nothing else.
+type ClaimKey = (Claimed, Authority, Option<String>);
+
+/// The run's cards and claims.
+#[derive(Debug, Default)]
+pub struct RunCards {
+    /// Each distinct card with the first file that held it: a card repeated word for
+    /// word says nothing new, and messages name the first.
+    cards: Vec<(usize, Card)>,
+    keys: Vec<ClaimKey>,
+    key_of: HashMap<ClaimKey, u32>,
+    /// Every file's claims, in file order.
+    claims: Vec<(usize, u32, Claim)>,
+}
+
+impl RunCards {
+    /// Takes in what file `file` left.
+    pub fn add(&mut self, file: usize, facts: CardFacts) {
+        for card in facts.cards {
+            if !self.cards.iter().any(|(_, c)| c.promises_as(&card)) {
+                self.cards.push((file, card));
+            }
+        }
+        for ((claimed, authority), claim) in facts.claims {
+            let key = (claimed, authority, claim.declared.clone());
+            let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+            let id = *self.key_of.entry(key.clone()).or_insert(next);
+            if id == next {
+                self.keys.push(key);
+            }
+            // The declared version is in the key: the claim keeps none of its own.
+            let claim = Claim {
+                declared: None,
+                ..claim
+            };
+            self.claims.push((file, id, claim));
+        }
+    }
+
+    /// Judges every claim by the cards of the whole run.
+    pub fn check(&self, places: &mut dyn Places) -> Vec<RunFinding> {
+        let read: Vec<Read<'_>> = (self.cards.iter())
+            .map(|(file, card)| Read { file: *file, card })
+            .collect();
+        if read.is_empty() {
+            return Vec::new();
+        }
+        // The run's claims name few agents and repeat across files: the cards governing
+        // an authority, and the verdict on a claim, are found once each.
+        let mut governing_of: HashMap<&Authority, Vec<&Read<'_>>> = HashMap::new();
+        let mut verdicts: Vec<Option<Option<Verdict>>> = vec![None; self.keys.len()];
+        let mut contradicted: Vec<(usize, &Claim, Verdict)> = Vec::new();
+        for (file, id, claim) in &self.claims {
+            let verdict = verdicts[*id as usize].get_or_insert_with(|| {
+                let (claimed, authority, declared) = &self.keys[*id as usize];
+                let governing = governing_of
+                    .entry(authority)
+                    .or_insert_with(|| read.iter().filter(|r| r.card.governs(authority)).collect());
+                judge(claimed, authority, declared.as_deref(), governing)
+            });
+            if let Some(verdict) = verdict {
+                contradicted.push((*file, claim, verdict.clone()));
+            }
+        }
+        let wanted: Vec<(usize, Spot)> = (contradicted.iter())
+            .map(|(_, _, v)| (v.card_file, v.card_at))
+            .collect();
+        let cards_at = places.places(&wanted);
+        (contradicted.into_iter().zip(cards_at))
+            .map(|((file, claim, verdict), at)| verdict.finding(file, claim, at, &*places))
+            .collect()
+    }
+}
