@@ -44,14 +44,14 @@ const CAPTURE_EXTENSIONS: &[&str] = &["http", "har", "pcap", "pcapng", "cap"];
 /// One capture to lint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
+    /// A file, shown as `name`. A run holds one per file to the end, so it is kept small:
+    /// the path is `name` itself unless they differ (a `./` prefix, `\\` separators).
     File {
-        path: PathBuf,
-        name: String,
+        name: Box<str>,
+        path: Option<Box<Path>>,
     },
     /// `-`: read standard input, shown under `name`.
-    Stdin {
-        name: String,
-    },
+    Stdin { name: String },
 }
 
 /// A path that could not be read.
@@ -70,7 +70,16 @@ impl std::fmt::Display for InputError {
 impl Input {
     pub fn display_name(&self) -> &str {
         match self {
-            Input::File { name, .. } | Input::Stdin { name } => name,
+            Input::File { name, .. } => name,
+            Input::Stdin { name } => name,
+        }
+    }
+
+    /// The file's path; `None` for standard input.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Input::File { name, path } => Some(path.as_deref().unwrap_or(Path::new(&**name))),
+            Input::Stdin { .. } => None,
         }
     }
 
@@ -82,10 +91,10 @@ impl Input {
             message,
         };
         let mut bytes = Vec::new();
-        let read = match self {
-            Input::File { path, .. } => std::fs::File::open(path)
+        let read = match self.path() {
+            Some(path) => std::fs::File::open(path)
                 .and_then(|file| file.take(max_bytes + 1).read_to_end(&mut bytes)),
-            Input::Stdin { .. } => std::io::stdin()
+            None => std::io::stdin()
                 .lock()
                 .take(max_bytes + 1)
                 .read_to_end(&mut bytes),
@@ -195,9 +204,11 @@ fn is_capture(path: &Path) -> bool {
 }
 
 fn file_input(path: &Path) -> Input {
+    let name = display_path(path);
+    let path = (Path::new(&name) != path).then(|| path.into());
     Input::File {
-        path: path.to_path_buf(),
-        name: display_path(path),
+        name: name.into(),
+        path,
     }
 }
 

@@ -24,12 +24,9 @@ use crate::walk;
 struct Kept {
     /// The run-level rules' facts, compact.
     run: Run,
-    /// How many files were written: the position of the next among them.
-    written: usize,
-    /// The position among the files written of each input, for run-level findings.
-    positions: Vec<(usize, usize)>,
-    /// An input could not be read or linted.
-    failed: bool,
+    /// The inputs that could not be read or linted, in order: an input's position among
+    /// the files written is its index less the failed inputs before it.
+    failed: Vec<usize>,
 }
 
 pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
@@ -122,11 +119,11 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         let reports = run_level(kept.run, inputs, args.max_file_size, &options_for);
         let reports: Vec<(usize, FileReport)> = (reports.into_iter())
             .map(|(input, report)| {
-                let at = kept.positions.binary_search_by_key(&input, |&(i, _)| i);
-                (at.map_or(0, |k| kept.positions[k].1), report)
+                let failed_before = kept.failed.partition_point(|&f| f < input);
+                (input - failed_before, report)
             })
             .collect();
-        Ok::<_, io::Error>((reports, kept.failed))
+        Ok::<_, io::Error>((reports, !kept.failed.is_empty()))
     };
 
     if let Some(path) = &args.write_baseline {
@@ -212,12 +209,10 @@ fn keep(
             each(input, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
             kept.run.absorb(input, &mut report);
-            kept.positions.push((input, kept.written));
-            kept.written += 1;
         }
         Err(error) => {
             progress.suspend(|| eprintln!("error: {error}"));
-            kept.failed = true;
+            kept.failed.push(input);
         }
     }
     Ok(())

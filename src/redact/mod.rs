@@ -106,7 +106,7 @@ pub fn run(
             }
         };
         changed += 1;
-        match (mode, input) {
+        match (mode, input.path()) {
             (Mode::Check, _) if quiet => {}
             (Mode::Check, _) => writeln!(
                 out,
@@ -125,19 +125,17 @@ pub fn run(
                 )
                 .as_bytes(),
             )?,
-            (Mode::Write, Input::File { path, .. }) => {
-                match write_atomically(path, &redaction.redacted) {
-                    Ok(()) if quiet => {}
-                    Ok(()) => writeln!(
-                        out,
-                        "{}: redacted {} credential(s)",
-                        redaction.path, redaction.replaced
-                    )?,
-                    Err(e) => errors.push(format!("{}: {e}", redaction.path)),
-                }
-            }
+            (Mode::Write, Some(path)) => match write_atomically(path, &redaction.redacted) {
+                Ok(()) if quiet => {}
+                Ok(()) => writeln!(
+                    out,
+                    "{}: redacted {} credential(s)",
+                    redaction.path, redaction.replaced
+                )?,
+                Err(e) => errors.push(format!("{}: {e}", redaction.path)),
+            },
             // Standard input has no file to rewrite: the redacted capture goes to stdout.
-            (Mode::Write, Input::Stdin { .. }) => out.write_all(&redaction.redacted)?,
+            (Mode::Write, None) => out.write_all(&redaction.redacted)?,
         }
     }
     Ok((changed, errors))
