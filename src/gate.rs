@@ -148,9 +148,9 @@ impl<'b> Gate<'b> {
         if let Some(&path) = self.paths.get(key) {
             self.linted[path] = true;
         }
-        let path = report.path.as_str();
+        let ignores = (!self.no_ignores).then(|| self.config.ignores_for(&report.path));
         report.diagnostics.retain(|d| {
-            if !self.no_ignores && self.config.is_ignored(path, d) {
+            if ignores.as_ref().is_some_and(|i| i.silence(d)) {
                 self.held.suppressed += 1;
                 return false;
             }

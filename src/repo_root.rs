@@ -63,7 +63,7 @@ pub fn locate(path: &str, base: &Path, root: &Path) -> Located {
             inside: true,
         };
     }
-    if let (Ok(file), Ok(root)) = (absolute.canonicalize(), root.canonicalize())
+    if let (Some(file), Some(root)) = (canonical_file(&absolute), canonical_dir(&root))
         && let Some(relative) = below(&file, &root)
     {
         return Located {
@@ -136,6 +136,52 @@ pub fn encode_uri(path: &str) -> String {
         }
     }
     out
+}
+
+/// `file` with every symbolic link resolved, as `canonicalize` gives it, asking the file
+/// system once: its directory's canonical form is remembered ([`canonical_dir`]), and only
+/// the file itself, when a link, is resolved whole. A file outside the root is placed more
+/// than once a run, and resolving each whole was most of a run's system time.
+fn canonical_file(file: &Path) -> Option<PathBuf> {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+        return file.canonicalize().ok();
+    };
+    if std::fs::symlink_metadata(file)
+        .ok()?
+        .file_type()
+        .is_symlink()
+    {
+        return file.canonicalize().ok();
+    }
+    Some(canonical_dir(dir)?.join(name))
+}
+
+/// `dir` canonicalized, remembered per thread for the last few directories asked for (the
+/// root, and the directory of the files being placed, which come directory by directory).
+fn canonical_dir(dir: &Path) -> Option<PathBuf> {
+    use std::cell::RefCell;
+    const KEPT: usize = 4;
+    thread_local! {
+        static KNOWN: RefCell<Vec<(PathBuf, Option<PathBuf>)>> = const { RefCell::new(Vec::new()) };
+    }
+    KNOWN.with_borrow_mut(|known| {
+        if let Some(at) = known
+            .iter()
+            .position(|(asked, _)| asked.as_os_str() == dir.as_os_str())
+        {
+            // The most recent last, so the least recent is the one dropped.
+            let entry = known.remove(at);
+            let canonical = entry.1.clone();
+            known.push(entry);
+            return canonical;
+        }
+        let canonical = dir.canonicalize().ok();
+        if known.len() == KEPT {
+            known.remove(0);
+        }
+        known.push((dir.to_path_buf(), canonical.clone()));
+        canonical
+    })
 }
 
 /// Removes `.` and resolves `..` without touching the file system (the file may be stdin).
@@ -219,6 +265,29 @@ mod tests {
             discover(&sub, Some(Path::new("..")), &config),
             repo.join("a")
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn canonical_forms_are_the_file_systems() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::fs::write(real.join("x.http"), "").unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink(real.join("x.http"), dir.path().join("y.http")).unwrap();
+        for file in [
+            "real/x.http",
+            "linked/x.http",
+            "y.http",
+            "linked/none.http",
+            "none/x",
+        ] {
+            let file = dir.path().join(file);
+            assert_eq!(canonical_file(&file), file.canonicalize().ok(), "{file:?}");
+            // Asked again, from what is remembered.
+            assert_eq!(canonical_file(&file), file.canonicalize().ok(), "{file:?}");
+        }
     }
 
     #[test]

@@ -98,6 +98,22 @@ impl LineIndex {
             column: char_count(&text[start..offset]) + 1,
         }
     }
+
+    /// [`LineIndex::line_col`] of both ends of `span`: an end on the start's line is
+    /// counted on from the start rather than from the line's beginning again (JSON bodies
+    /// are often one long line).
+    pub fn span_line_cols(&self, text: &[u8], span: Span) -> (LineCol, LineCol) {
+        let start = self.line_col(text, span.start);
+        let (from, to) = (span.start.min(self.len), span.end.min(self.len));
+        if to < from || self.line_of(to) + 1 != start.line {
+            return (start, self.line_col(text, span.end));
+        }
+        let end = LineCol {
+            line: start.line,
+            column: start.column + char_count(&text[from..to]),
+        };
+        (start, end)
+    }
 }
 
 /// Number of Unicode scalar values in `bytes`, counting each invalid byte as one.
@@ -120,5 +136,10 @@ mod tests {
         assert_eq!(index.line_range(text, 0), 0..2);
         assert_eq!(&text[index.line_range(text, 2)], b"last");
         assert_eq!(index.line_col(text, 999), LineCol { line: 3, column: 5 });
+        for (start, end) in [(0, 2), (4, x), (x, 999), (1, 5), (0, 0), (5, 3)] {
+            let span = Span { start, end };
+            let both = (index.line_col(text, start), index.line_col(text, end));
+            assert_eq!(index.span_line_cols(text, span), both, "{start}..{end}");
+        }
     }
 }

@@ -22,6 +22,8 @@ pub struct Config {
     pub fail_on: Option<crate::cli::FailOn>,
     /// Directory that globs are relative to (the config file's).
     root: PathBuf,
+    /// `root` with `.` and `..` resolved, once rather than for every file.
+    normal_root: PathBuf,
     /// Directory report paths are relative to.
     cwd: PathBuf,
     rules: RuleSet,
@@ -102,6 +104,7 @@ impl Config {
             profile: file.profile.map(Into::into),
             fail_on: file.fail_on.map(Into::into),
             root: root.to_path_buf(),
+            normal_root: normalize(root),
             cwd: cwd.to_path_buf(),
             rules,
             overrides,
@@ -136,6 +139,9 @@ impl Config {
     /// The rules for the file reports show as `path`.
     pub fn rules_for(&self, path: &str) -> RuleSet {
         let mut rules = self.rules.clone();
+        if self.overrides.is_empty() {
+            return rules;
+        }
         let Some(relative) = self.relative(path) else {
             return rules;
         };
@@ -151,18 +157,56 @@ impl Config {
 
     /// Is a walked file excluded by `exclude`?
     pub fn is_excluded(&self, path: &str) -> bool {
-        self.relative(path)
-            .is_some_and(|relative| matches(&self.exclude, &relative))
+        !self.exclude.is_empty()
+            && self
+                .relative(path)
+                .is_some_and(|relative| matches(&self.exclude, &relative))
+    }
+
+    /// The `[[ignore]]` entries as they apply to the file shown as `path`: its place
+    /// under the configuration's directory is worked out once, not per diagnostic.
+    pub fn ignores_for(&self, path: &str) -> FileIgnores<'_> {
+        let relative = match self.ignores.is_empty() {
+            true => None,
+            false => self.relative(path),
+        };
+        FileIgnores {
+            config: self,
+            relative,
+        }
     }
 
     /// Does an `[[ignore]]` entry silence this diagnostic of the file shown as `path`?
     pub fn is_ignored(&self, path: &str, diagnostic: &Diagnostic) -> bool {
-        let Some(relative) = self.relative(path) else {
+        self.ignores_for(path).silence(diagnostic)
+    }
+
+    /// `path` (relative to the current directory) relative to the configuration's
+    /// directory; `None` for files outside it, which its globs never match.
+    fn relative(&self, path: &str) -> Option<String> {
+        let absolute = normalize(&self.cwd.join(path));
+        let relative = absolute.strip_prefix(&self.normal_root).ok()?;
+        Some(relative.to_string_lossy().replace('\\', "/"))
+    }
+}
+
+/// [`Config::ignores_for`]: the ignores of one file.
+pub struct FileIgnores<'c> {
+    config: &'c Config,
+    /// The file from the configuration's directory; `None` outside it, or when there
+    /// is no ignore at all.
+    relative: Option<String>,
+}
+
+impl FileIgnores<'_> {
+    /// Does an `[[ignore]]` entry silence this diagnostic of the file?
+    pub fn silence(&self, diagnostic: &Diagnostic) -> bool {
+        let Some(relative) = self.relative.as_deref() else {
             return false;
         };
-        self.ignores.iter().any(|ignore| {
+        self.config.ignores.iter().any(|ignore| {
             ignore.rules.contains(&diagnostic.rule)
-                && matches(&ignore.files, &relative)
+                && matches(&ignore.files, relative)
                 && ignore
                     .exchange
                     .is_none_or(|e| diagnostic.exchange == Some(e))
@@ -174,14 +218,6 @@ impl Config {
                         .is_some_and(|d| d.starts_with(m.as_str()))
                 })
         })
-    }
-
-    /// `path` (relative to the current directory) relative to the configuration's
-    /// directory; `None` for files outside it, which its globs never match.
-    fn relative(&self, path: &str) -> Option<String> {
-        let absolute = normalize(&self.cwd.join(path));
-        let relative = absolute.strip_prefix(normalize(&self.root)).ok()?;
-        Some(relative.to_string_lossy().replace('\\', "/"))
     }
 }
 

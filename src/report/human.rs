@@ -37,7 +37,8 @@ impl<'w> Human<'w> {
             .with_links(false)
             .with_width(WIDTH)
             .without_primary_span_start()
-            .with_context_lines(CONTEXT_LINES);
+            .with_context_lines(CONTEXT_LINES)
+            .with_word_separator(super::wrap_words::SEPARATOR);
         Human {
             handler,
             text: String::new(),
@@ -181,8 +182,21 @@ impl SourceCode for WindowSource<'_> {
         } else {
             whole
         };
-        let inner = snippet.text.as_str().read_span(&span, 0, 0)?;
         let name = format!("{}:{}:{}", snippet.name, snippet.line, snippet.column);
+        if span == whole && !snippet.text.contains('\r') {
+            // What miette's own reading of the whole window gives (its first line, column
+            // 0, a line per `\n`), without walking the window byte by byte: miette asks
+            // twice per window.
+            return Ok(Box::new(MietteSpanContents::new_named(
+                name,
+                snippet.text.as_bytes(),
+                whole,
+                snippet.first_line,
+                0,
+                memchr::memchr_iter(b'\n', snippet.text.as_bytes()).count(),
+            )));
+        }
+        let inner = snippet.text.as_str().read_span(&span, 0, 0)?;
         Ok(Box::new(MietteSpanContents::new_named(
             name,
             inner.data(),

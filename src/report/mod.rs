@@ -15,6 +15,7 @@ mod sarif_rules;
 mod spool;
 mod stream;
 mod summary;
+mod wrap_words;
 
 pub use html::{Captures, HtmlReport};
 pub use summary::{Summary, write_summary};

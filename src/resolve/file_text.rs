@@ -16,25 +16,28 @@ pub(super) struct FileText<'a> {
 }
 
 impl FileText<'_> {
-    /// The locations of a finding's labels in this text and the windows that show them.
+    /// The locations of a finding's labels in this text and, with `windows`, the windows
+    /// that show them.
     pub(super) fn place(
         &self,
         finding: &Finding,
         exchange: Option<&Exchange<'_>>,
+        windows: bool,
     ) -> (Location, Vec<Location>, Vec<Snippet>) {
+        let location = self.location(&finding.primary, exchange);
+        let related = (finding.related.iter())
+            .map(|l| self.location(l, exchange))
+            .collect();
+        if !windows {
+            return (location, related, Vec::new());
+        }
         let labels: Vec<(&Label, bool)> = std::iter::once((&finding.primary, true))
             .chain(finding.related.iter().map(|l| (l, false)))
             .collect();
-        (
-            self.location(&finding.primary, exchange),
-            (finding.related.iter())
-                .map(|l| self.location(l, exchange))
-                .collect(),
-            self.group(&labels, exchange)
-                .iter()
-                .map(|group| self.snippet(group, exchange))
-                .collect(),
-        )
+        let snippets = (self.group(&labels, exchange).iter())
+            .map(|group| self.snippet(group, exchange))
+            .collect();
+        (location, related, snippets)
     }
 
     pub(super) fn location(&self, label: &Label, exchange: Option<&Exchange<'_>>) -> Location {
@@ -49,10 +52,11 @@ impl FileText<'_> {
             span.start.min(self.bytes.len()),
             span.end.min(self.bytes.len()),
         );
+        let (start, end) = self.index.span_line_cols(self.bytes, span);
         Location {
             span,
-            start: self.index.line_col(self.bytes, span.start),
-            end: self.index.line_col(self.bytes, span.end),
+            start,
+            end,
             body,
             text: mask_text(&label.text),
             frame: None,

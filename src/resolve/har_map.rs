@@ -136,8 +136,12 @@ impl<'r> HarMap<'r> {
         self.location(&finding.primary, &place)
     }
 
-    /// The locations of a finding's labels and the windows that show them.
-    pub fn place(&mut self, finding: &Finding) -> (Location, Vec<Location>, Vec<Snippet>) {
+    /// The locations of a finding's labels and, with `windows`, the windows that show them.
+    pub fn place(
+        &mut self,
+        finding: &Finding,
+        windows: bool,
+    ) -> (Location, Vec<Location>, Vec<Snippet>) {
         if self.lines.is_none() {
             self.lines = Some(Lines::new(self.har));
         }
@@ -149,11 +153,12 @@ impl<'r> HarMap<'r> {
         for (label, place) in &labels {
             locations.push(self.location(label, place));
         }
-        let snippets = self
-            .group(&labels)
-            .iter()
-            .map(|group| self.snippet(&labels, group))
-            .collect();
+        let snippets = match windows {
+            true => (self.group(&labels).iter())
+                .map(|group| self.snippet(&labels, group))
+                .collect(),
+            false => Vec::new(),
+        };
         let mut locations = locations.into_iter();
         let primary = locations.next().expect("a finding has a primary label");
         (primary, locations.collect(), snippets)

@@ -90,6 +90,9 @@ pub struct Resolver<'r> {
     har: Option<HarMap<'r>>,
     /// For a pcap file: how spans in an exchange's text view map back to frames.
     wire: Option<WireMap<'r>>,
+    /// Cut context windows ([`Diagnostic::snippets`]); formats that never show them
+    /// turn this off, as cutting them was a tenth of a run with dense findings.
+    windows: bool,
 }
 
 impl<'r> Resolver<'r> {
@@ -102,6 +105,7 @@ impl<'r> Resolver<'r> {
             diagnostics: Vec::new(),
             har: None,
             wire: None,
+            windows: true,
         }
     }
 
@@ -129,6 +133,12 @@ impl<'r> Resolver<'r> {
     /// keeps its fingerprint whatever directory a2alint runs in.
     pub fn identified_as(self, identity: &'r str) -> Self {
         Resolver { identity, ..self }
+    }
+
+    /// With `windows` false, diagnostics come without context windows (their
+    /// `snippets` empty), for formats that never show them; nothing else changes.
+    pub fn windows(self, windows: bool) -> Self {
+        Resolver { windows, ..self }
     }
 
     /// For a pcap file: where each frame's packet bytes start, with its number, as the
@@ -219,7 +229,7 @@ impl<'r> Resolver<'r> {
             return har.primary_location(finding).start.line;
         }
         if let Some(wire) = &mut self.wire {
-            return wire.place(finding, exchange).0.start.line;
+            return wire.place(finding, exchange, false).0.start.line;
         }
         let index = self
             .file_index
@@ -233,9 +243,10 @@ impl<'r> Resolver<'r> {
     }
 
     fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
+        let windows = self.windows;
         let (primary, related, snippets) = match (&mut self.har, &mut self.wire) {
-            (Some(har), _) => har.place(finding),
-            (None, Some(wire)) => wire.place(finding, exchange),
+            (Some(har), _) => har.place(finding, windows),
+            (None, Some(wire)) => wire.place(finding, exchange, windows),
             (None, None) => self.place(finding, exchange),
         };
         let mut key = vec![
@@ -279,7 +290,7 @@ impl<'r> Resolver<'r> {
             bytes: self.bytes,
             index: file_index,
         }
-        .place(finding, exchange)
+        .place(finding, exchange, self.windows)
     }
 }
 
@@ -295,4 +306,30 @@ pub(crate) fn mask_text(text: &str) -> String {
         bytes[range].fill(b'*');
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Label;
+
+    /// Without windows a diagnostic is the same but for its (empty) snippets, so formats
+    /// that never show them lose nothing, fingerprints included.
+    #[test]
+    fn windows_off_changes_only_the_snippets() {
+        let bytes = b"POST / HTTP/1.1\r\nContent-Type: text/plain\r\n\r\n{\"token\": \"x\"}\n";
+        let finding = Finding::new(RuleId::ALL[0], Label::at(Span::new(5, 6), "here"), "m")
+            .related(Label::at(Span::new(17, 29), "and here"));
+        let resolve =
+            |windows| (Resolver::new("x.http", bytes).windows(windows)).resolve_one(&finding, None);
+        let (with, without) = (resolve(true), resolve(false));
+        assert!(!with.snippets.is_empty() && without.snippets.is_empty());
+        assert_eq!(
+            Diagnostic {
+                snippets: Vec::new(),
+                ..with
+            },
+            without
+        );
+    }
 }

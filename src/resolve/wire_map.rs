@@ -78,14 +78,15 @@ impl<'r> WireMap<'r> {
         &mut self,
         finding: &Finding,
         exchange: Option<&Exchange<'_>>,
+        windows: bool,
     ) -> (Location, Vec<Location>, Vec<Snippet>) {
         if let Some(span) = unshift_file_span(finding.primary.span)
             .filter(|_| finding.primary.target == Target::File)
         {
-            return self.place_on_frame(finding, span);
+            return self.place_on_frame(finding, span, windows);
         }
         let Some(current) = &self.current else {
-            return self.place_on_frame(finding, Span::default());
+            return self.place_on_frame(finding, Span::default(), windows);
         };
         let heading = heading(self.path, current, &finding.primary, exchange);
         let text = FileText {
@@ -93,7 +94,7 @@ impl<'r> WireMap<'r> {
             bytes: &current.text,
             index: &current.lines,
         };
-        let (primary, related, mut snippets) = text.place(finding, exchange);
+        let (primary, related, mut snippets) = text.place(finding, exchange, windows);
         // A window of the text view is named by the view, not by `path#...`: the name
         // already says which file it is.
         for snippet in &mut snippets {
@@ -141,6 +142,7 @@ impl<'r> WireMap<'r> {
         &self,
         finding: &Finding,
         span: Span,
+        windows: bool,
     ) -> (Location, Vec<Location>, Vec<Snippet>) {
         let span = Span::new(span.start.min(self.file_len), span.end.min(self.file_len));
         let frame = self.frame_of(span.start);
@@ -159,6 +161,9 @@ impl<'r> WireMap<'r> {
                 stream: None,
             }),
         };
+        if !windows {
+            return (location, Vec::new(), Vec::new());
+        }
         let line = format!(
             "frame {frame}: bytes {}..{} of the file ({} bytes)",
             span.start,
