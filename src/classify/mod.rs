@@ -45,6 +45,19 @@ pub enum Binding {
     Other,
 }
 
+impl Binding {
+    /// How reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSON-RPC",
+            Binding::HttpJson => "HTTP+JSON",
+            Binding::Grpc => "gRPC",
+            Binding::Discovery => "discovery",
+            Binding::Other => "other",
+        }
+    }
+}
+
 /// What rules see of one exchange.
 #[derive(Debug)]
 pub struct ExchangeView<'a, 's> {

@@ -112,7 +112,7 @@ fn row_of(path: &str, exchange: &Exchange<'_>, profile: Profile, place: Place) -
         entry: place.entry,
         frame: place.frame,
         stream: place.stream,
-        binding: binding_name(view.binding),
+        binding: view.binding.name(),
         operation: view.operation.map(|op| op.method_name()),
         status,
         grpc_status: grpc.and_then(|g| g.code),
@@ -125,15 +125,5 @@ fn row_of(path: &str, exchange: &Exchange<'_>, profile: Profile, place: Place) -
             .map(|v| v.trim().to_string()),
         retry_delay: error.and_then(retry_delay),
         advice: advise_answer(&answer),
-    }
-}
-
-pub fn binding_name(binding: Binding) -> &'static str {
-    match binding {
-        Binding::JsonRpc => "JSON-RPC",
-        Binding::HttpJson => "HTTP+JSON",
-        Binding::Grpc => "gRPC",
-        Binding::Discovery => "discovery",
-        Binding::Other => "other",
     }
 }

@@ -155,9 +155,9 @@ impl RunOutcomes {
                 "{operation} on task \"{task_id}\" is answered with {} over {} but {} over {} \
                  ({place})",
                 name(reported),
-                crate::inspect::binding_name(reported.binding),
+                reported.binding.name(),
                 name(reference),
-                crate::inspect::binding_name(reference.binding),
+                reference.binding.name(),
             );
             found.push(RunFinding {
                 file: *file,

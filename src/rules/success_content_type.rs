@@ -48,7 +48,7 @@ impl Rule for SuccessContentType {
         };
         let message = format!(
             "successful {} answer to {} is sent as {found}; the {} profile expects {}",
-            binding_name(view.binding),
+            view.binding.name(),
             operation.method_name(),
             view.profile.name(),
             expected.named
@@ -62,13 +62,6 @@ impl Rule for SuccessContentType {
                     expected.named, expected.reference
                 )),
         );
-    }
-}
-
-fn binding_name(binding: Binding) -> &'static str {
-    match binding {
-        Binding::JsonRpc => "JSON-RPC",
-        _ => "HTTP+JSON",
     }
 }
 
