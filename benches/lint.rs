@@ -12,9 +12,9 @@ mod corpus;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use a2alint::capture::{Capture, read_http};
-use a2alint::classify::{Generation, Payloads, Sends, classify};
-use a2alint::finding::Finding;
+use a2alint::input::capture::{Capture, read_http};
+use a2alint::protocol::classify::{Generation, Payloads, Sends, classify};
+use a2alint::rules::finding::Finding;
 use a2alint::{Options, Profile};
 
 /// About 8 MiB of captures: enough exchanges that per-file costs do not dominate.
@@ -94,13 +94,13 @@ fn bench(c: &mut Criterion) {
             group.bench_function("read_har", |b| {
                 b.iter(|| {
                     let mut written = 0;
-                    a2alint::capture::for_each_entry(&input.bytes, &mut |entry| {
+                    a2alint::input::capture::for_each_entry(&input.bytes, &mut |entry| {
                         written += entry.text.len()
                     });
                     written
                 })
             });
-            a2alint::capture::read_har(&input.bytes).wire
+            a2alint::input::capture::read_har(&input.bytes).wire
         } else {
             input.bytes.clone()
         };

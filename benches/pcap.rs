@@ -13,8 +13,8 @@ mod corpus;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use a2alint::Options;
-use a2alint::capture::HttpReader;
-use a2alint::capture::wire::read_pcap;
+use a2alint::input::capture::HttpReader;
+use a2alint::input::capture::wire::read_pcap;
 
 /// About 8 MiB of packets: a few hundred connections.
 const SIZE: u64 = 8 << 20;

@@ -18,8 +18,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use a2alint::capture::{HttpReader, is_har, parse_events, read_har};
-use a2alint::classify::MediaType;
+use a2alint::input::capture::{HttpReader, is_har, parse_events, read_har};
+use a2alint::protocol::classify::MediaType;
 
 fn main() {
     let mut jsonl: Option<std::io::BufWriter<std::fs::File>> = None;
@@ -173,8 +173,8 @@ impl Har {
         Har { out, entries: 0 }
     }
 
-    fn entry(&mut self, exchange: &a2alint::capture::Exchange<'_>) {
-        use a2alint::capture::StartLine;
+    fn entry(&mut self, exchange: &a2alint::input::capture::Exchange<'_>) {
+        use a2alint::input::capture::StartLine;
         use serde_json::{Value, json};
         let Some(request) = &exchange.request else {
             return;
@@ -182,18 +182,18 @@ impl Har {
         let StartLine::Request { method, target } = request.start_line else {
             return;
         };
-        let headers = |m: &a2alint::capture::Message<'_>| -> Vec<Value> {
+        let headers = |m: &a2alint::input::capture::Message<'_>| -> Vec<Value> {
             m.headers
                 .iter()
                 .map(|h| json!({"name": h.name, "value": String::from_utf8_lossy(h.value)}))
                 .collect()
         };
-        let header = |m: &a2alint::capture::Message<'_>, name: &str| {
+        let header = |m: &a2alint::input::capture::Message<'_>, name: &str| {
             m.header(name).map_or(String::new(), |h| {
                 String::from_utf8_lossy(h.value).into_owned()
             })
         };
-        let body = |m: &a2alint::capture::Message<'_>| {
+        let body = |m: &a2alint::input::capture::Message<'_>| {
             m.body
                 .bytes()
                 .map_or(String::new(), |b| String::from_utf8_lossy(b).into_owned())

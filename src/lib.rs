@@ -23,34 +23,15 @@
 //!       ── exit status: 0 clean, 1 findings at or above --fail-on, 2 a2alint failed
 //! ```
 
-pub mod capture;
-pub mod classify;
-pub mod cli;
-pub mod finding;
-pub mod inspect;
+pub mod commands;
+pub mod input;
 pub mod lint;
-pub mod merge;
-pub mod profile;
-pub mod proto;
-pub mod redact;
-pub mod repo_root;
-pub mod report;
-pub mod resolve;
-pub mod rule_id;
+pub mod output;
+pub mod protocol;
 pub mod rules;
-pub mod secrets;
-pub mod shard;
-pub mod source;
-pub mod table;
-pub mod walk;
+pub mod settings;
 
-mod app;
-pub mod config;
-mod gate;
-pub mod rule_set;
-mod suggest;
-pub mod suppress;
-
-pub use app::run;
-pub use lint::{FileReport, Options, lint_inputs, lint_source};
-pub use profile::Profile;
+pub use commands::run;
+pub use lint::{Options, lint_inputs, lint_source};
+pub use output::FileReport;
+pub use protocol::profile::Profile;

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    a2alint::run(a2alint::cli::Cli::parse())
+    a2alint::run(a2alint::commands::cli::Cli::parse())
 }

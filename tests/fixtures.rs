@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
 use a2alint::rules::RuleId;
 use common::{fired, lint_file, render};
 

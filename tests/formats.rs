@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use a2alint::FileReport;
-use a2alint::cli::Format;
-use a2alint::finding::Severity;
-use a2alint::report::{Context, Summary};
-use a2alint::resolve::{Diagnostic, Location};
+use a2alint::input::source::{LineCol, Span};
+use a2alint::output::report::Format;
+use a2alint::output::report::{Context, Summary};
+use a2alint::output::resolve::{Diagnostic, Location};
 use a2alint::rules::RuleId;
-use a2alint::source::{LineCol, Span};
+use a2alint::rules::finding::Severity;
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -52,7 +52,7 @@ fn context(reports: &[FileReport]) -> Context {
 
 fn render(format: Format, reports: &[FileReport], context: &Context) -> String {
     let mut out = Vec::new();
-    a2alint::report::write(format, reports, context, &mut out).unwrap();
+    a2alint::output::report::write(format, reports, context, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     if format == Format::Sarif {
         common::validate_sarif(&text);
@@ -302,8 +302,8 @@ fn sarif_results_point_into_the_repository() {
     let artifact =
         &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     let expected = root().join("../elsewhere/y z.http");
-    let expected = a2alint::repo_root::file_uri(
-        &a2alint::repo_root::repo_path(&expected.to_string_lossy(), root(), root()),
+    let expected = a2alint::input::repo_root::file_uri(
+        &a2alint::input::repo_root::repo_path(&expected.to_string_lossy(), root(), root()),
         false,
     );
     assert_eq!(artifact["uri"], expected.as_str());
@@ -312,7 +312,7 @@ fn sarif_results_point_into_the_repository() {
     // The base id says where the root is, as an absolute directory URI (§3.14.14).
     assert_eq!(
         sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
-        a2alint::repo_root::file_uri(&root().to_string_lossy(), true).as_str()
+        a2alint::input::repo_root::file_uri(&root().to_string_lossy(), true).as_str()
     );
 }
 

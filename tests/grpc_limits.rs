@@ -14,7 +14,7 @@ mod pcap;
 
 use std::io::Write;
 
-use a2alint::resolve::Diagnostic;
+use a2alint::output::resolve::Diagnostic;
 use a2alint::rules::RuleId;
 use a2alint::{Options, lint_source};
 use grpc::*;

@@ -6,8 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use a2alint::cli::Format;
-use a2alint::resolve::Diagnostic;
+use a2alint::output::report::Format;
+use a2alint::output::resolve::Diagnostic;
 use a2alint::{FileReport, Options, lint_source};
 use common::{fired, lint_file, render};
 
@@ -385,8 +385,11 @@ fn entries_are_never_paired_across() {
         .map(|d| d.exchange)
         .collect();
     assert_eq!(unpaired, [Some(0), Some(1)], "{:?}", findings(&report));
-    let rows =
-        a2alint::inspect::inspect_source("unpaired.har", text.as_bytes(), Default::default());
+    let rows = a2alint::protocol::inspect::inspect_source(
+        "unpaired.har",
+        text.as_bytes(),
+        Default::default(),
+    );
     let entries: Vec<_> = rows.iter().map(|r| (r.entry, r.status)).collect();
     assert_eq!(entries, [(Some(0), None), (Some(1), Some(200))]);
 }
@@ -397,7 +400,7 @@ fn directories_yield_har_files() {
     for name in ["a.http", "b.HAR", "c.json", "d.har"] {
         std::fs::write(dir.path().join(name), "{}").unwrap();
     }
-    let found = a2alint::walk::walk(&[dir.path().to_path_buf()], "-", &|_| false);
+    let found = a2alint::input::walk::walk(&[dir.path().to_path_buf()], "-", &|_| false);
     let names: Vec<String> = found
         .inputs
         .iter()
@@ -434,7 +437,7 @@ fn websocket_upgrades_and_aborted_bodies_are_answered() {
             findings(&report)
         );
         let bytes = std::fs::read(&path).unwrap();
-        let rows = a2alint::inspect::inspect_source(name, &bytes, Default::default());
+        let rows = a2alint::protocol::inspect::inspect_source(name, &bytes, Default::default());
         let seen: Vec<_> = rows.iter().filter_map(|r| r.status).collect();
         assert_eq!(seen, statuses, "{name}");
     }

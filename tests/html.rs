@@ -6,8 +6,8 @@ mod common;
 
 use std::path::Path;
 
-use a2alint::cli::Format;
-use a2alint::report::Context;
+use a2alint::output::report::Context;
+use a2alint::output::report::Format;
 use assert_cmd::Command;
 
 fn root() -> &'static Path {
@@ -238,7 +238,8 @@ fn findings_collapse_past_the_threshold() {
             .map(|i| linted.diagnostics[i % linted.diagnostics.len()].clone())
             .collect();
         let mut out = Vec::new();
-        a2alint::report::write(Format::Html, &[report], &Context::default(), &mut out).unwrap();
+        a2alint::output::report::write(Format::Html, &[report], &Context::default(), &mut out)
+            .unwrap();
         String::from_utf8(out).unwrap()
     };
     let few = render(3);

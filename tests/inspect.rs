@@ -14,9 +14,9 @@ mod pcap;
 use std::path::Path;
 
 use a2alint::Profile;
-use a2alint::inspect::{Advice, inspect_source, write_json, write_table};
+use a2alint::protocol::inspect::{Advice, inspect_source, write_json, write_table};
 
-fn rows() -> Vec<a2alint::inspect::Row> {
+fn rows() -> Vec<a2alint::protocol::inspect::Row> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/every-a2a-error.http");
     let bytes = std::fs::read(path).unwrap();
     inspect_source("tests/data/every-a2a-error.http", &bytes, Profile::Spec)

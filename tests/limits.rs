@@ -86,7 +86,7 @@ fn deeply_nested_json_is_reported_not_overflowed() {
 fn a_gzip_bomb_is_stopped() {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let zeros = vec![0u8; 1 << 20];
-    for _ in 0..(a2alint::capture::MAX_DECODED_BYTES >> 20) + 1 {
+    for _ in 0..(a2alint::input::capture::MAX_DECODED_BYTES >> 20) + 1 {
         encoder.write_all(&zeros).unwrap();
     }
     let bomb = encoder.finish().unwrap();
@@ -116,13 +116,14 @@ fn invalid_utf8_in_heads_and_bodies() {
             .any(|d| d.rule.slug() == "body-not-json")
     );
     let mut out = Vec::new();
-    let context = a2alint::report::Context::default();
+    let context = a2alint::output::report::Context::default();
     for format in [
-        a2alint::cli::Format::Human,
-        a2alint::cli::Format::Json,
-        a2alint::cli::Format::Sarif,
+        a2alint::output::report::Format::Human,
+        a2alint::output::report::Format::Json,
+        a2alint::output::report::Format::Sarif,
     ] {
-        a2alint::report::write(format, std::slice::from_ref(&report), &context, &mut out).unwrap();
+        a2alint::output::report::write(format, std::slice::from_ref(&report), &context, &mut out)
+            .unwrap();
     }
     assert!(
         String::from_utf8(out).is_ok(),
@@ -154,7 +155,7 @@ fn non_utf8_paths_are_linted_and_shown_lossily() {
 
 #[test]
 fn very_long_streams_are_checked_up_to_the_event_limit() {
-    let limit = a2alint::classify::MAX_STREAM_EVENTS;
+    let limit = a2alint::protocol::classify::MAX_STREAM_EVENTS;
     let event = "data: {\"statusUpdate\":{\"taskId\":\"t\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}\n\n";
     let mut capture = String::from(
         "POST /message:stream HTTP/1.1\nContent-Type: application/a2a+json\nA2A-Version: 1.0\n\n{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}}\nHTTP/1.1 200 OK\nContent-Type: text/event-stream\n\n",

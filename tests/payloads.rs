@@ -11,8 +11,8 @@ mod corpus;
 
 use std::path::{Path, PathBuf};
 
-use a2alint::classify::Payloads;
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
+use a2alint::protocol::classify::Payloads;
 use a2alint::{Options, lint_source};
 
 fn captures(dir: &Path, out: &mut Vec<PathBuf>) {

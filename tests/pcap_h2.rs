@@ -143,7 +143,7 @@ fn an_upgrade_to_h2c_reads_stream_one_as_the_upgraded_request() {
     conversation.send(false, &server);
     conversation.close();
     let file = pcap::write_capture(&conversation.packets(), &pcap::Options::default()).bytes;
-    let rows = a2alint::inspect::inspect_source("up.pcap", &file, Default::default());
+    let rows = a2alint::protocol::inspect::inspect_source("up.pcap", &file, Default::default());
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(
         (rows[0].status, rows[0].stream, rows[0].operation),

@@ -7,7 +7,7 @@ mod common;
 #[path = "common/pcap/mod.rs"]
 mod pcap;
 
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
 use a2alint::{FileReport, Options, lint_source};
 use pcap::{Conversation, Options as WriteOptions, write_capture};
 
@@ -65,7 +65,8 @@ fn inspect_names_each_exchange_by_its_frame_and_stream() {
     conversation.exchange(REQUEST, RESPONSE);
     conversation.close();
     let written = write_capture(&conversation.packets(), &WriteOptions::default());
-    let rows = a2alint::inspect::inspect_source("run.pcap", &written.bytes, Default::default());
+    let rows =
+        a2alint::protocol::inspect::inspect_source("run.pcap", &written.bytes, Default::default());
     let places: Vec<_> = rows.iter().map(|r| (r.frame, r.stream, r.line)).collect();
     // Each row is placed at the frame that carries its request's first bytes.
     let request_frames: Vec<u32> = (written.frames.iter())

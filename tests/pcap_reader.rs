@@ -8,7 +8,7 @@ mod pcap;
 
 use std::net::SocketAddr;
 
-use a2alint::capture::wire::{WireExchange, read_pcap};
+use a2alint::input::capture::wire::{WireExchange, read_pcap};
 use a2alint::{FileReport, Options, lint_source};
 use pcap::{
     Conversation, Options as WriteOptions, Packet, Written, data_segments, drop_segment, overlap,
@@ -26,7 +26,7 @@ fn server() -> SocketAddr {
     "10.1.2.4:8080".parse().unwrap()
 }
 
-fn exchanges(file: &[u8]) -> (Vec<WireExchange>, a2alint::capture::wire::Wire) {
+fn exchanges(file: &[u8]) -> (Vec<WireExchange>, a2alint::input::capture::wire::Wire) {
     let mut all = Vec::new();
     let wire = read_pcap(file, &mut |exchange| all.push(exchange));
     (all, wire)

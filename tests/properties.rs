@@ -9,10 +9,10 @@
 
 use std::io::Write;
 
-use a2alint::capture::{
+use a2alint::input::capture::{
     Capture, Message, Origin, StartLine, Version, parse_events, read_har, read_http,
 };
-use a2alint::source::Span;
+use a2alint::input::source::Span;
 use a2alint::{Options, lint_source};
 use proptest::prelude::*;
 use proptest::test_runner::Config;

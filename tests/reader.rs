@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use a2alint::capture::{Capture, Exchange, Message, ReadProblem, Version, read_http};
-use a2alint::source::Span;
+use a2alint::input::capture::{Capture, Exchange, Message, ReadProblem, Version, read_http};
+use a2alint::input::source::Span;
 
 fn text(src: &[u8], span: Span) -> &str {
     std::str::from_utf8(&src[span.range()]).unwrap()
@@ -562,7 +562,9 @@ fn status_lines_without_or_with_non_ascii_reasons() {
     let statuses: Vec<_> = capture.exchanges.iter().map(|e| resp(e).status()).collect();
     assert_eq!(statuses, [Some(204), Some(200)]);
     match resp(&capture.exchanges[1]).start_line {
-        a2alint::capture::StartLine::Response { reason, .. } => assert_eq!(reason, "\u{e9}t\u{e9}"),
+        a2alint::input::capture::StartLine::Response { reason, .. } => {
+            assert_eq!(reason, "\u{e9}t\u{e9}")
+        }
         other => panic!("{other:?}"),
     }
 }

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
 
 /// Rules that mean a recorded exchange was not read as the SDK sent it.
 const CAPTURE_RULES: [&str; 3] = [

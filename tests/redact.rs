@@ -55,7 +55,7 @@ fn redacted_captures_lint_clean_of_secrets_and_otherwise_the_same() {
             secret_findings(name, &before) > 0,
             "{name} has secrets to find"
         );
-        let redaction = a2alint::redact::redact_source(name, &before)
+        let redaction = a2alint::commands::redact::redact_source(name, &before)
             .unwrap()
             .expect("something to redact");
         let after = &redaction.redacted;
@@ -78,7 +78,7 @@ fn redacted_captures_lint_clean_of_secrets_and_otherwise_the_same() {
                 .all(|d| !matches!(d.rule.slug(), "capture-syntax" | "content-length-mismatch"))
         );
         assert!(
-            a2alint::redact::redact_source(name, after)
+            a2alint::commands::redact::redact_source(name, after)
                 .unwrap()
                 .is_none(),
             "redacting twice changes nothing"

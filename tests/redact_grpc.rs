@@ -13,8 +13,8 @@ mod h2;
 #[path = "common/pcap/mod.rs"]
 mod pcap;
 
-use a2alint::cli::Format;
-use a2alint::redact::redact_source;
+use a2alint::commands::redact::redact_source;
+use a2alint::output::report::Format;
 use a2alint::rules::RuleId;
 use a2alint::{Options, lint_source};
 use grpc::*;
@@ -68,11 +68,11 @@ fn a_credential_inside_a_message_is_masked_and_redact_says_it_cannot() {
     let reports = [report];
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Concise] {
         let mut out = Vec::new();
-        let context = a2alint::report::Context {
-            summary: a2alint::report::Summary::of(&reports),
+        let context = a2alint::output::report::Context {
+            summary: a2alint::output::report::Summary::of(&reports),
             ..Default::default()
         };
-        a2alint::report::write(format, &reports, &context, &mut out).unwrap();
+        a2alint::output::report::write(format, &reports, &context, &mut out).unwrap();
         assert!(
             !String::from_utf8_lossy(&out).contains(JWT),
             "{format:?} shows the JWT"

@@ -16,7 +16,7 @@ mod redacted;
 #[path = "common/twin.rs"]
 mod twin;
 
-use a2alint::redact::redact_source;
+use a2alint::commands::redact::redact_source;
 use h2::{CONTINUATION, DATA, END_HEADERS, END_STREAM, HEADERS, frame, huffman, integer};
 use redacted::{assert_checksums, carried, reading, rules, rules_but_secrets, unmasked};
 

@@ -15,8 +15,8 @@ mod twin;
 #[path = "common/redacted.rs"]
 mod redacted;
 
-use a2alint::capture::wire::read_pcap;
-use a2alint::redact::redact_source;
+use a2alint::commands::redact::redact_source;
+use a2alint::input::capture::wire::read_pcap;
 use redacted::{SECRETS, assert_checksums, carried, plain_exchanges, rules};
 
 fn capture(http: &[u8]) -> Vec<u8> {

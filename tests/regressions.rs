@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use a2alint::FileReport;
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
 use common::{fired, lint_file, render};
 
 fn fixture(name: &str) -> PathBuf {
@@ -145,8 +145,8 @@ fn pcapng_block_shorter_than_a_block() {
 /// two bytes, a flags byte, an order byte, the client's bytes, the server's bytes).
 #[test]
 fn h2_upgrade_of_blank_lines() {
-    use a2alint::capture::wire::h2::{H2Start, read_h2};
-    use a2alint::capture::wire::{Connection, Stream, StreamPiece};
+    use a2alint::input::capture::wire::h2::{H2Start, read_h2};
+    use a2alint::input::capture::wire::{Connection, Stream, StreamPiece};
     let input = std::fs::read(fixture("h2-upgrade-switching-of-blank-lines.h2-input")).unwrap();
     let client_len = usize::from(u16::from_be_bytes([input[0], input[1]]));
     let (client, server) = input[4..].split_at(client_len);
@@ -182,7 +182,7 @@ fn h2_upgrade_of_blank_lines() {
 /// data, so the body's raw span ended inside its own content.
 #[test]
 fn chunked_cut_after_a_chunk_ending_in_a_blank_line() {
-    use a2alint::capture::{Content, Origin, read_http};
+    use a2alint::input::capture::{Content, Origin, read_http};
     let bytes = std::fs::read(fixture(
         "chunked-cut-after-a-chunk-ending-in-a-blank-line.http",
     ))

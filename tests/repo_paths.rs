@@ -174,7 +174,7 @@ fn every_machine_format_is_the_same_from_the_root_and_from_a_subdirectory() {
     assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
     assert_eq!(
         run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
-        a2alint::repo_root::file_uri(&real(root).to_string_lossy(), true).as_str()
+        a2alint::input::repo_root::file_uri(&real(root).to_string_lossy(), true).as_str()
     );
     let gitlab = json(&check(&sub, "gitlab", &["x.http"]));
     assert_eq!(gitlab[0]["location"]["path"], "captures/x.http");
@@ -307,7 +307,7 @@ fn root_overrides_the_repository() {
     let sarif = json(&check(&sub, "sarif", &["--root", ".", "x.http"]));
     assert_eq!(
         sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
-        a2alint::repo_root::file_uri(&real(&sub).to_string_lossy(), true).as_str()
+        a2alint::input::repo_root::file_uri(&real(&sub).to_string_lossy(), true).as_str()
     );
     a2alint(&sub)
         .args(["check", "--root", "no-such-dir", "x.http"])
@@ -332,7 +332,7 @@ fn files_outside_the_root_keep_absolute_paths() {
         &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
     assert_eq!(
         artifact["uri"],
-        a2alint::repo_root::file_uri(&absolute, false).as_str()
+        a2alint::input::repo_root::file_uri(&absolute, false).as_str()
     );
     assert!(artifact["uri"].as_str().unwrap().ends_with("/y%20z.http"));
     assert!(artifact.get("uriBaseId").is_none());

@@ -10,9 +10,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use a2alint::cli::Format;
-use a2alint::lint::FileReport;
-use a2alint::profile::Profile;
+use a2alint::output::FileReport;
+use a2alint::output::report::Format;
+use a2alint::protocol::profile::Profile;
 use a2alint::{Options, lint_source};
 use serde_json::Value;
 

@@ -4,13 +4,13 @@
 
 pub mod grpc_call;
 
-use a2alint::capture::wire::{
+use a2alint::input::capture::wire::{
     FILE_SPANS, Wire, WireExchange, WireMessage, WireParts, frame_offsets, unshift_file_span,
 };
-use a2alint::capture::{Capture, Content, Event, Message, Origin, ReadProblem, read_http};
-use a2alint::cli::Format;
-use a2alint::report::{Context, Summary};
-use a2alint::source::Span;
+use a2alint::input::capture::{Capture, Content, Event, Message, Origin, ReadProblem, read_http};
+use a2alint::output::report::Format;
+use a2alint::output::report::{Context, Summary};
+use a2alint::input::source::Span;
 use a2alint::{FileReport, Options, lint_source};
 
 /// Every report format; a new `Format` variant fails to compile here until it is fuzzed.
@@ -173,7 +173,7 @@ pub fn lint_and_render(paths: &[&str], bytes: &[u8], color: bool, sarif: bool) -
             continue;
         }
         let mut out = Vec::new();
-        a2alint::report::write(format, &reports, &context, &mut out).expect("write to a Vec");
+        a2alint::output::report::write(format, &reports, &context, &mut out).expect("write to a Vec");
         if matches!(format, Format::Json | Format::Sarif | Format::Gitlab)
             && let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&out)
         {
@@ -193,7 +193,7 @@ fn problem_spans(problem: &ReadProblem) -> Vec<Span> {
 }
 
 /// Checks a problem about frames: its spans are spans of the capture file `file`, moved
-/// up by [`FILE_SPANS`](a2alint::capture::wire::FILE_SPANS).
+/// up by [`FILE_SPANS`](a2alint::input::capture::wire::FILE_SPANS).
 pub fn check_file_problem(file: &[u8], problem: &ReadProblem) {
     for span in problem_spans(problem) {
         let Some(span) = unshift_file_span(span) else {

@@ -2,20 +2,21 @@
 //! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
 //! suppressions, resolve.
 
-use crate::capture::wire::{Connection, WireExchange};
-use crate::capture::{EntryText, Exchange, ReadProblem, StartLine};
-use crate::classify::{Binding, Generation, Sends, classify};
-use crate::finding::{Anchor, Finding};
+use crate::input::capture::wire::{Connection, WireExchange};
+use crate::input::capture::{EntryText, Exchange, ReadProblem, StartLine};
+use crate::lint::Options;
 use crate::lint::run;
-use crate::lint::spots::{Placed, Spots};
-use crate::lint::{FileReport, Options};
-use crate::resolve::Resolver;
+use crate::output::FileReport;
+use crate::output::resolve::Resolver;
+use crate::output::resolve::spots::{Placed, Spots};
+use crate::protocol::classify::{Binding, Generation, Sends, classify};
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::card_contradicted::{self, Card, CardFacts};
+use crate::rules::finding::{Anchor, Finding};
 use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::rules::{self, Rule};
-use crate::suppress::{self, Directive, Scope};
+use crate::settings::suppress::{self, Directive, Scope};
 
 /// What the exchanges being linted were read from, beside the file itself: a HAR entry
 /// written as HTTP text, or a pcap exchange's text view. Findings are placed from it.
@@ -201,8 +202,8 @@ impl<'r> FileLint<'r> {
     /// silences them); the run's cards judge them (`card_contradicted::check_run`).
     fn card_facts(
         &mut self,
-        view: &crate::classify::ExchangeView<'_, '_>,
-        errors: &[crate::classify::ErrorView<'_>],
+        view: &crate::protocol::classify::ExchangeView<'_, '_>,
+        errors: &[crate::protocol::classify::ErrorView<'_>],
         exchange: &Exchange<'_>,
         unit: Unit<'_>,
         directives: &mut [Directive],

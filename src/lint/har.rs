@@ -2,12 +2,16 @@
 //! it is read, so a large log is never held as text whole; findings are placed back in
 //! the HAR file.
 
-use crate::capture::{EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry};
-use crate::finding::{Finding, Label};
+use crate::input::capture::{
+    EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry,
+};
+use crate::input::source::Label;
+use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
-use crate::lint::{FileReport, Options};
-use crate::resolve::{Resolver, har_file_span};
+use crate::output::FileReport;
+use crate::output::resolve::{Resolver, har_file_span};
 use crate::rules::RuleId;
+use crate::rules::finding::Finding;
 
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
@@ -28,7 +32,7 @@ pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -
 /// Bodies of the exchange's entry marked base64 that are not.
 fn base64_findings(
     written: &EntryText<'_>,
-    exchange: &crate::capture::Exchange<'_>,
+    exchange: &crate::input::capture::Exchange<'_>,
     options: &Options,
 ) -> Vec<Finding> {
     let rule = RuleId::UndecodableBody;
@@ -64,7 +68,7 @@ fn file_findings(har: &[u8], log: &HarLog, options: &Options) -> Vec<Finding> {
     }
     let offset = *offset;
     let end = (offset + 1).min(har.len());
-    let span = har_file_span(crate::source::Span::new(offset, end.max(offset)));
+    let span = har_file_span(crate::input::source::Span::new(offset, end.max(offset)));
     let (what, label) = match kind {
         NotHar::Syntax => ("HAR file is not valid JSON", "cannot read this"),
         NotHar::Truncated => ("HAR file is cut short", "the file ends here"),

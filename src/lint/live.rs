@@ -2,11 +2,12 @@
 
 use std::io;
 
-use crate::capture::wire::{LiveEvent, LiveReader};
+use crate::input::capture::wire::{LiveEvent, LiveReader};
+use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
 use crate::lint::pcap::lint_exchange;
-use crate::lint::{FileReport, Options};
-use crate::resolve::Resolver;
+use crate::output::FileReport;
+use crate::output::resolve::Resolver;
 
 /// Lints the pcap or pcapng stream whose bytes `chunks` yields as they arrive, shown as
 /// `path`. `each` gets a report of each connection's findings once it closed (no file

@@ -7,47 +7,22 @@ mod live;
 mod ordered;
 mod pcap;
 mod run;
-mod spots;
 
 pub use live::lint_live;
 pub use ordered::lint_in_order;
 pub use run::{Relint, Run, check_linted_run};
-pub use spots::Spots;
 
 use rayon::prelude::*;
 
-use crate::capture::wire::{WireCounts, is_pcap};
-use crate::capture::{HttpReader, is_har};
-use crate::classify::Payloads;
-use crate::profile::Profile;
-use crate::resolve::{Diagnostic, Resolver};
-use crate::rule_set::RuleSet;
-use crate::rules::binding_divergence::Outcome;
-use crate::rules::card_contradicted::CardFacts;
-use crate::rules::unsupported_version_accepted::VersionFacts;
-use crate::walk::{Input, InputError};
+use crate::input::capture::wire::is_pcap;
+use crate::input::capture::{HttpReader, is_har};
+use crate::input::walk::{Input, InputError};
+use crate::output::FileReport;
+use crate::output::resolve::Resolver;
+use crate::protocol::classify::Payloads;
+use crate::protocol::profile::Profile;
+use crate::settings::rule_set::RuleSet;
 use file::{FileLint, Unit};
-
-/// The result of linting one capture.
-#[derive(Debug, Default)]
-pub struct FileReport {
-    pub path: String,
-    pub exchanges: usize,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Findings silenced by suppressions.
-    pub suppressed: usize,
-    /// How task operations were answered, for the run-level `binding-divergence`.
-    pub outcomes: Vec<Outcome>,
-    /// Agent cards and versions answered with success that no card of the file judged,
-    /// for the run-level part of `unsupported-version-accepted`.
-    pub versions: VersionFacts,
-    /// Agent cards and what answers claim of them, for the run-level `card-contradicted`.
-    pub cards: CardFacts,
-    /// What the engine keeps where those facts point.
-    pub spots: Spots,
-    /// For a pcap or pcapng file: what the wire reader read and skipped.
-    pub wire: Option<WireCounts>,
-}
 
 /// What a file is checked against.
 #[derive(Clone, Debug, Default)]
@@ -59,7 +34,7 @@ pub struct Options {
     /// How success responses' payloads are decoded (hollow unless a test asks otherwise).
     pub payloads: Payloads,
     /// The file's path from the repository root, which fingerprints hash
-    /// ([`crate::repo_root::repo_path`]); `None`: the path it is shown under.
+    /// ([`crate::input::repo_root::repo_path`]); `None`: the path it is shown under.
     pub repo_path: Option<String>,
     /// Diagnostics come without context windows (empty `snippets`): the format never
     /// shows them, and cutting them costs a tenth of a run with dense findings.

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use crate::lint::{FileReport, Options, lint_input};
-use crate::walk::{Input, InputError};
+use crate::input::walk::{Input, InputError};
+use crate::lint::{Options, lint_input};
+use crate::output::FileReport;
 
 /// How far past the file being written workers may go, per worker: enough that a slow
 /// file does not idle the others, few enough that the reports waiting stay a handful.

@@ -1,11 +1,12 @@
 //! pcap and pcapng files in the engine: each exchange the wire reader yields is linted
 //! from its text view as soon as it is read, and findings are placed on its frames.
 
-use crate::capture::HttpReader;
-use crate::capture::wire::{WireExchange, read_pcap};
+use crate::input::capture::HttpReader;
+use crate::input::capture::wire::{WireExchange, read_pcap};
+use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
-use crate::lint::{FileReport, Options};
-use crate::resolve::Resolver;
+use crate::output::FileReport;
+use crate::output::resolve::Resolver;
 
 pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileReport {
     // Answers are resolved at once: finding a pcap exchange again would mean reading

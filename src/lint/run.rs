@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use crate::lint::FileReport;
-use crate::lint::spots::{Placed, Spots};
-use crate::resolve::Diagnostic;
+use crate::output::FileReport;
+use crate::output::resolve::Diagnostic;
+use crate::output::resolve::spots::{Placed, Spots};
 use crate::rules::binding_divergence::RunOutcomes;
 use crate::rules::card_contradicted::RunCards;
 use crate::rules::run_level::{Place, Places, RunFinding, Spot};

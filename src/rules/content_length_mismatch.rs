@@ -1,8 +1,9 @@
 //! `content-length-mismatch`: `Content-Length` disagrees with the body bytes the capture
 //! holds before the next message.
 
-use crate::capture::ReadProblem;
-use crate::finding::{Finding, Label};
+use crate::input::capture::ReadProblem;
+use crate::input::source::Label;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ContentLengthMismatch;

@@ -1,8 +1,8 @@
 //! `error-body-not-json`: an error on an A2A operation whose body is not JSON (a framework's
 //! HTML or text page), so no client can read a reason from it.
 
-use crate::classify::{ExchangeView, JsonBody};
-use crate::finding::Finding;
+use crate::protocol::classify::{ExchangeView, JsonBody};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorBodyNotJson;
@@ -41,11 +41,11 @@ impl Rule for ErrorBodyNotJson {
                 "has no body".to_string(),
             ),
             (Some(media_type), false) => (
-                crate::finding::Label::at(media_type.span, "not JSON"),
+                crate::input::source::Label::at(media_type.span, "not JSON"),
                 format!("is `{}`, not JSON", media_type.essence),
             ),
             (None, false) => (
-                crate::finding::Label::at(response.message.body.raw, "not JSON"),
+                crate::input::source::Label::at(response.message.body.raw, "not JSON"),
                 "is not JSON".to_string(),
             ),
         };

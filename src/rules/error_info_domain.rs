@@ -1,9 +1,9 @@
 //! `error-info-domain`: an ErrorInfo on an A2A error whose domain is not `a2a-protocol.org`.
 
-use crate::classify::{ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct ErrorInfoDomain;
 

@@ -1,11 +1,11 @@
 //! `error-info-reason`: an ErrorInfo reason that is not UPPER_SNAKE_CASE, or not a known
 //! reason in the A2A domain; suggests the nearest known one.
 
-use crate::classify::{ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
+use crate::rules::suggest::nearest_reason;
 use crate::rules::{Rule, RuleId};
-use crate::suggest::nearest_reason;
-use crate::table::table;
 
 pub struct ErrorInfoReason;
 

@@ -3,9 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::capture::Header;
-use crate::classify::{ExchangeView, MessageView};
-use crate::finding::{Finding, Label};
+use crate::input::capture::Header;
+use crate::input::source::Label;
+use crate::protocol::classify::{ExchangeView, MessageView};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct GrpcStatusDetailsMismatch;
@@ -103,7 +104,7 @@ fn compare<'v>(
 
 /// A status code with its name: `5 (NOT_FOUND)`.
 fn named(code: i64) -> String {
-    match crate::proto::code_name(code) {
+    match crate::input::proto::code_name(code) {
         Some(name) => format!("{code} ({name})"),
         None => code.to_string(),
     }

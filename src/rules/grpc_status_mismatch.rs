@@ -2,10 +2,10 @@
 //! that is not the profile's gRPC status for the reason, or (HTTP+JSON) that disagrees
 //! with the HTTP status.
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct GrpcStatusMismatch;
 

@@ -2,9 +2,10 @@
 //! server's doing rather than the client's or the capture's (gRPC over HTTP/2: every
 //! response ends with Trailers, or is Trailers-Only).
 
-use crate::capture::{Closed, Ending, Exchange, Message};
-use crate::classify::ExchangeView;
-use crate::finding::{Finding, Label};
+use crate::input::capture::{Closed, Ending, Exchange, Message};
+use crate::input::source::Label;
+use crate::protocol::classify::ExchangeView;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct GrpcStatusMissing;
@@ -67,7 +68,7 @@ impl Rule for GrpcStatusMissing {
             },
             End::Reset(code) => format!(
                 "the server reset the stream ({}) before the response's trailers: the call ends without grpc-status",
-                crate::capture::Ending::code_name(code)
+                crate::input::capture::Ending::code_name(code)
             ),
             End::Refused => {
                 "the server's GOAWAY refused the stream after its response began: the call ends \
@@ -130,8 +131,8 @@ fn server_end(exchange: &Exchange<'_>, response: &Message<'_>) -> Option<End> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::{GrpcBody, read_http};
-    use crate::source::Span;
+    use crate::input::capture::{GrpcBody, read_http};
+    use crate::input::source::Span;
 
     const CALL: &[u8] = b"POST /lf.a2a.v1.A2AService/GetTask HTTP/1.1\r\ngrpc-timeout: 1S\r\n\r\n\
                           HTTP/1.1 200 OK\r\nx-id: r-1\r\n\r\n";

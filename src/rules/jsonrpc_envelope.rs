@@ -2,10 +2,11 @@
 
 use serde_json::Value;
 
-use crate::classify::{
+use crate::input::source::Label;
+use crate::protocol::classify::{
     Binding, ExchangeView, MessageView, RequestId, kind_of, looks_like_response,
 };
-use crate::finding::{Finding, Label};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcEnvelope;

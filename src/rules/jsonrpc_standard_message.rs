@@ -1,10 +1,10 @@
 //! `jsonrpc-standard-message`: a standard JSON-RPC code with a message other than its
 //! standard text (A2A §9.5).
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct JsonrpcStandardMessage;
 

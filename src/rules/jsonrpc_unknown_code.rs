@@ -1,9 +1,9 @@
 //! `jsonrpc-unknown-code`: an `error.code` in a reserved range that names no error.
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct JsonrpcUnknownCode;
 

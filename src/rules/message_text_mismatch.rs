@@ -1,10 +1,10 @@
 //! `message-text-mismatch`: an error message that reads as a different A2A error than its
 //! code or reason says.
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::protocol::table::{A2aError, Known, table};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::{A2aError, Known, table};
 
 pub struct MessageTextMismatch;
 

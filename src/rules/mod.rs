@@ -23,6 +23,7 @@ mod error_info_metadata;
 mod error_info_missing;
 mod error_info_reason;
 mod field_violation_path;
+pub mod finding;
 mod grpc_status_details_mismatch;
 mod grpc_status_mismatch;
 mod grpc_status_missing;
@@ -43,6 +44,7 @@ mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
 mod retry_new_message_id;
+pub mod rule_id;
 pub mod run_level;
 mod secret_in_capture;
 mod stream_closed_early;
@@ -50,6 +52,7 @@ mod stream_event_not_json;
 mod stream_event_order;
 mod stream_event_shape;
 mod success_content_type;
+pub(crate) mod suggest;
 mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
@@ -57,11 +60,11 @@ mod unsupported_operation_ambiguous;
 pub mod unsupported_version_accepted;
 mod version_header_missing;
 
-pub use crate::rule_id::{Group, RuleId};
+pub use crate::rules::rule_id::{Group, RuleId};
 
-use crate::capture::ReadProblem;
-use crate::classify::{ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::input::capture::ReadProblem;
+use crate::protocol::classify::{ErrorView, ExchangeView};
+use crate::rules::finding::Finding;
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
 /// its own id only. Override whichever hook fits: the problems the reader met in the

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::classify::{ExchangeView, problem_members};
-use crate::finding::Finding;
+use crate::protocol::classify::{ExchangeView, problem_members};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ProblemJsonError;
@@ -29,7 +29,9 @@ impl Rule for ProblemJsonError {
             .map(problem_members)
             .unwrap_or_default();
         let label = match (media_type, members.first()) {
-            (Some(media_type), _) => crate::finding::Label::at(media_type.span, "problem+json"),
+            (Some(media_type), _) => {
+                crate::input::source::Label::at(media_type.span, "problem+json")
+            }
             (None, Some(first)) => response.key_label(&format!("/{first}"), "RFC 9457 member"),
             (None, None) => return,
         };

@@ -1,9 +1,9 @@
 //! `reason-code-mismatch`: the JSON-RPC code and the ErrorInfo reason name different errors.
 
-use crate::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::finding::Finding;
+use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct ReasonCodeMismatch;
 

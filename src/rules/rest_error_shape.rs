@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use crate::classify::{Doc, ExchangeView, problem_members};
-use crate::finding::{Finding, Label};
+use crate::input::source::Label;
+use crate::protocol::classify::{Doc, ExchangeView, problem_members};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct RestErrorShape;

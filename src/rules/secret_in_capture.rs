@@ -1,11 +1,12 @@
 //! `secret-in-capture`: a credential stored in the capture (a credential header, a push
 //! config token or credentials, a JWT in a body). Its value is never printed.
 
-use crate::capture::Message;
-use crate::classify::{ExchangeView, MessageView};
-use crate::finding::{Finding, Label};
+use crate::input::capture::Message;
+use crate::input::secrets;
+use crate::input::source::Label;
+use crate::protocol::classify::{ExchangeView, MessageView};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::secrets;
 
 pub struct SecretInCapture;
 
@@ -59,7 +60,7 @@ impl SecretInCapture {
             } else {
                 "a credential member (token, credentials, password...)"
             };
-            let span = crate::source::Span::new(range.start, range.end);
+            let span = crate::input::source::Span::new(range.start, range.end);
             out.push(
                 Finding::new(
                     self.id(),

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::classify::{Binding, ExchangeView, RequestId};
-use crate::finding::Finding;
+use crate::protocol::classify::{Binding, ExchangeView, RequestId};
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct StreamEventShape;
@@ -25,14 +25,14 @@ impl Rule for StreamEventShape {
             RequestId::Readable(id) => Some(id.clone()),
             _ => None,
         });
-        if response.events.len() == crate::classify::MAX_STREAM_EVENTS
+        if response.events.len() == crate::protocol::classify::MAX_STREAM_EVENTS
             && let Some(last) = response.events.last()
         {
             out.push(
                 Finding::new(
                     self.id(),
                     response.doc(Some(&last.event)).opening_label("", "checked up to here"),
-                    format!("stream has more than {} events; only those were checked", crate::classify::MAX_STREAM_EVENTS),
+                    format!("stream has more than {} events; only those were checked", crate::protocol::classify::MAX_STREAM_EVENTS),
                 )
                 .help("a stream this long is unusual for one A2A operation; split the capture to have all of it checked"),
             );

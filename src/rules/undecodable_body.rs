@@ -1,7 +1,8 @@
 //! `undecodable-body`: a `Content-Encoding` that fails to decode or is unknown.
 
-use crate::capture::ReadProblem;
-use crate::finding::{Finding, Label};
+use crate::input::capture::ReadProblem;
+use crate::input::source::Label;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct UndecodableBody;

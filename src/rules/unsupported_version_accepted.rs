@@ -9,10 +9,11 @@ use serde_json::Value;
 
 pub use cards::{RunVersions, VersionFacts};
 
-use crate::classify::{Binding, ExchangeView, Generation};
-use crate::finding::{Finding, Label};
+use crate::input::source::Label;
+use crate::protocol::classify::{Binding, ExchangeView, Generation};
+use crate::protocol::table::table;
+use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
-use crate::table::table;
 
 pub struct UnsupportedVersionAccepted;
 
@@ -160,7 +161,7 @@ fn help(view: &ExchangeView<'_, '_>) -> String {
             Binding::JsonRpc => format!("JSON-RPC error {}", error.jsonrpc),
             Binding::Grpc => {
                 let name = error.grpc(view.profile);
-                let code = (0..=16).find(|&c| crate::proto::code_name(c) == Some(name));
+                let code = (0..=16).find(|&c| crate::input::proto::code_name(c) == Some(name));
                 let code = code.map_or(String::new(), |c| format!("{c} "));
                 format!("grpc-status {code}({name}) with an ErrorInfo `VERSION_NOT_SUPPORTED`")
             }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use a2alint::cli::Format;
+use a2alint::output::report::Format;
 use a2alint::{FileReport, Options, Profile, lint_source};
 
 /// Lints a file, showing it under its path relative to the crate root. A first line
@@ -59,11 +59,11 @@ pub fn options_for(bytes: &[u8]) -> Options {
 /// Renders reports as a user would see them, without colour.
 pub fn render(format: Format, reports: &[FileReport]) -> String {
     let mut out = Vec::new();
-    let context = a2alint::report::Context {
-        summary: a2alint::report::Summary::of(reports),
+    let context = a2alint::output::report::Context {
+        summary: a2alint::output::report::Summary::of(reports),
         ..Default::default()
     };
-    a2alint::report::write(format, reports, &context, &mut out).unwrap();
+    a2alint::output::report::write(format, reports, &context, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 

@@ -1,9 +1,9 @@
 //! What a redacted pcap must show, for the redaction tests: the exchanges read as before
 //! with only credentials changed, every TCP checksum right, the lint's findings.
 
-use a2alint::capture::wire::read_pcap;
-use a2alint::capture::{Exchange, HttpReader};
-use a2alint::secrets::{is_credential_header, is_placeholder};
+use a2alint::input::capture::wire::read_pcap;
+use a2alint::input::capture::{Exchange, HttpReader};
+use a2alint::input::secrets::{is_credential_header, is_placeholder};
 use a2alint::{Options, lint_source};
 use etherparse::{
     LaxIpv4Slice as Ipv4Slice, LaxNetSlice, LaxSlicedPacket, TcpSlice, TransportSlice,

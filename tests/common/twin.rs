@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 
-use a2alint::capture::{HttpReader, Message, StartLine};
+use a2alint::input::capture::{HttpReader, Message, StartLine};
 
 use crate::h2;
 use crate::pcap::{self, Conversation, Options as WriteOptions, write_capture};
@@ -25,7 +25,7 @@ pub fn twin(http: &[u8], options: &WriteOptions, mss: usize, connections: Connec
     shared.handshake();
     for (i, exchange) in HttpReader::new(http).enumerate() {
         let client: SocketAddr = format!("127.0.0.1:{}", 50000 + i).parse().unwrap();
-        let bytes = |m: &a2alint::capture::Message<'_>| wire_bytes(http, m);
+        let bytes = |m: &a2alint::input::capture::Message<'_>| wire_bytes(http, m);
         let request = exchange.request.as_ref().map(bytes).unwrap_or_default();
         let mut response: Vec<u8> = exchange.interim.iter().flat_map(bytes).collect();
         response.extend(exchange.response.as_ref().map(bytes).unwrap_or_default());
@@ -52,7 +52,7 @@ pub fn twin(http: &[u8], options: &WriteOptions, mss: usize, connections: Connec
 /// ends that close a chunked body (the last chunk's and the trailer section's: in a
 /// `.http` file they read as the gap before the next message); on the wire they are part
 /// of the message.
-fn wire_bytes(http: &[u8], message: &a2alint::capture::Message<'_>) -> Vec<u8> {
+fn wire_bytes(http: &[u8], message: &a2alint::input::capture::Message<'_>) -> Vec<u8> {
     let chunked = message
         .header("transfer-encoding")
         .is_some_and(|h| h.value.eq_ignore_ascii_case(b"chunked"));

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use a2alint::Profile;
-use a2alint::inspect::{Row, inspect_source, write_table};
+use a2alint::protocol::inspect::{Row, inspect_source, write_table};
 
 use crate::grpc::{
     End, GrpcCall, GrpcStatus, Response, a2a_error_info, bad_request, cancel_task, code, get_task,

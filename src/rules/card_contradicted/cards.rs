@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{Authority, Capability};
-use crate::classify::{Binding, ExchangeView};
-use crate::finding::Label;
+use crate::input::source::Label;
+use crate::protocol::classify::{Binding, ExchangeView};
 use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::Version;
 

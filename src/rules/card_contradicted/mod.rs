@@ -7,9 +7,9 @@ mod cards;
 mod judge;
 mod run;
 
-use crate::classify::{Binding, ErrorView, ExchangeView, MessageView, Operation};
-use crate::finding::{Finding, Severity};
+use crate::protocol::classify::{Binding, ErrorView, ExchangeView, MessageView, Operation};
 use crate::rules::RuleId;
+use crate::rules::finding::{Finding, Severity};
 use crate::rules::unsupported_version_accepted::Version;
 
 pub use cards::Card;
@@ -262,8 +262,8 @@ fn names_a_task(view: &ExchangeView<'_, '_>) -> bool {
 fn request_base(view: &ExchangeView<'_, '_>) -> Option<String> {
     let request = view.exchange.request.as_ref()?;
     let target = match request.start_line {
-        crate::capture::StartLine::Request { target, .. } => target,
-        crate::capture::StartLine::Response { .. } => return None,
+        crate::input::capture::StartLine::Request { target, .. } => target,
+        crate::input::capture::StartLine::Response { .. } => return None,
     };
     let path = target.split(['?', '#']).next().unwrap_or("");
     let base = match view.binding {

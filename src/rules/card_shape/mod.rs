@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
-use crate::classify::{Binding, ExchangeView, Generation, MessageView, Operation};
-use crate::finding::{Finding, Severity};
-use crate::profile::Profile;
+use crate::protocol::classify::{Binding, ExchangeView, Generation, MessageView, Operation};
+use crate::protocol::profile::Profile;
+use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 mod interfaces;
@@ -249,7 +249,7 @@ fn check_card(card: &Value, at: String, wire_drops_empty: bool, report: &mut dyn
 }
 
 pub(super) fn kind_of(value: &Value) -> &'static str {
-    crate::classify::kind_of(value)
+    crate::protocol::classify::kind_of(value)
 }
 
 #[cfg(test)]

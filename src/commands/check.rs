@@ -1,0 +1,286 @@
+//! `check`: settles configuration and inputs, then streams the run: each file's report,
+//! as the engine hands it over in input order, goes through the gate to the reporter and
+//! is cut down to what the run-level rules need; at the end those rules report, after
+//! every file's findings, and the reporter closes the document with the run's counts.
+
+use std::io;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+
+use super::{
+    FAILURE, FINDINGS, find_inputs, progress_bar, settle_config, shown_paths, use_color,
+    write_output,
+};
+use crate::commands::cli::CheckArgs;
+use crate::input::walk;
+use crate::lint::{Options, Run, lint_in_order, lint_live};
+use crate::output::FileReport;
+use crate::output::report::Format;
+use crate::output::report::{self, Summary, write_summary};
+use crate::settings::config::FailOn;
+use crate::settings::gate::{Baseline, Gate};
+
+/// What the run keeps of the files once their findings are written.
+#[derive(Default)]
+struct Kept {
+    /// The run-level rules' facts, compact.
+    run: Run,
+    /// The inputs that could not be read or linted, in order: an input's position among
+    /// the files written is its index less the failed inputs before it.
+    failed: Vec<usize>,
+}
+
+pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
+    let started = Instant::now();
+    let cwd = std::env::current_dir()?;
+    let config = match settle_config(args, &cwd) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(FAILURE));
+        }
+    };
+    if let Some(dir) = args.root.as_deref().filter(|dir| !cwd.join(dir).is_dir()) {
+        eprintln!("error: --root {}: not a directory", dir.display());
+        return Ok(ExitCode::from(FAILURE));
+    }
+    // Machine formats, fingerprints and baselines name files from here.
+    let root = crate::input::repo_root::discover(&cwd, args.root.as_deref(), config.dir());
+    let repo_path = |path: &str| crate::input::repo_root::repo_path(path, &cwd, &root);
+    let mut found = find_inputs(args, &config)?;
+    let mut failed = !found.errors.is_empty();
+    for error in &found.errors {
+        eprintln!("error: {error}");
+    }
+    if found.inputs.is_empty() {
+        if args.files_from.is_some() {
+            // Pull-request mode with no capture in the change: nothing to do.
+            return Ok(ExitCode::SUCCESS);
+        }
+        if found.errors.is_empty() {
+            eprintln!(
+                "error: no capture files (*.http, *.har) found in {}",
+                shown_paths(args)
+            );
+        }
+        return Ok(ExitCode::from(FAILURE));
+    }
+    if let Some(shard) = args.shard {
+        // After the check for no input at all: a shard may hold no file and still succeed.
+        (found.inputs).retain(|input| shard.keeps(&repo_path(input.display_name()), args.shard_by));
+    }
+    let inputs = &found.inputs[..];
+    let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+
+    let profile = args.profile.or(config.profile).unwrap_or_default();
+    let options_for = |path: &str| Options {
+        profile,
+        rules: config.rules_for(path),
+        no_ignores: args.no_ignores,
+        repo_path: Some(repo_path(path)),
+        // Only these formats show context windows.
+        no_windows: !matches!(args.format, Format::Human | Format::Html),
+        ..Options::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(io::Error::other)?;
+    let progress = progress_bar(args, inputs.len());
+    let live = super::live::live_stdin(inputs);
+    // Formats that list findings without a document of files around them take a live
+    // capture's connection by connection; the others, its report at the end.
+    let per_connection = matches!(
+        args.format,
+        Format::Human | Format::Concise | Format::Github | Format::Sarif | Format::Gitlab
+    );
+    // `each` gets every report; `false`: one connection's findings on a live capture,
+    // of a file counted later.
+    let stream = |each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>| {
+        let on_done = || progress.inc(1);
+        let mut kept = Kept::default();
+        if let Some(name) = live {
+            let mut chunks = super::live::stdin_chunks();
+            let mut part = |mut part: FileReport| each(0, &mut part, false);
+            let part = per_connection.then_some(&mut part as &mut dyn FnMut(_) -> _);
+            let report = lint_live(name, &options_for(name), &mut chunks, part)?;
+            on_done();
+            keep(&mut kept, &progress, 0, Ok(report), each)?;
+        } else {
+            lint_in_order(
+                &pool,
+                inputs,
+                &options_for,
+                &on_done,
+                args.max_file_size,
+                &mut |input, linted| keep(&mut kept, &progress, input, linted, each),
+            )?;
+        }
+        progress.finish_and_clear();
+        let reports = run_level(kept.run, inputs, args.max_file_size, &options_for);
+        let reports: Vec<(usize, FileReport)> = (reports.into_iter())
+            .map(|(input, report)| {
+                let failed_before = kept.failed.partition_point(|&f| f < input);
+                (input - failed_before, report)
+            })
+            .collect();
+        Ok::<_, io::Error>((reports, !kept.failed.is_empty()))
+    };
+
+    if let Some(path) = &args.write_baseline {
+        // Before the gate, as the findings a team accepts are all of them.
+        let mut accepted = Baseline::empty();
+        let (run_level, kept_failed) = stream(&mut |_, report, _| {
+            accepted.add(report, &repo_path(&report.path));
+            Ok(())
+        })?;
+        for (_, report) in &run_level {
+            accepted.add(report, &repo_path(&report.path));
+        }
+        accepted.write(path)?;
+        eprintln!("Wrote {} findings to {}", accepted.len(), path.display());
+        let failed = failed || kept_failed;
+        return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
+    }
+
+    let context = report::Context {
+        color: use_color(&args.out),
+        summary: Summary::default(),
+        sarif_category: args.sarif_category.clone(),
+        base_dir: cwd.clone(),
+        repo_root: Some(root.clone()),
+        github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
+        captures: html_captures(args, profile, inputs),
+    };
+    let mut gate = Gate::new(&config, baseline.as_ref(), args.no_ignores);
+    let mut summary = Summary::default();
+    write_output(&args.out, |out| {
+        // Live, what a connection's report writes is on its way at once.
+        let mut flushing = Flushing(out);
+        let out: &mut dyn io::Write = if live.is_some() { &mut flushing } else { out };
+        let mut reporter = report::reporter(args.format, &context, out)?;
+        if live.is_some() {
+            reporter.live();
+        }
+        let (mut run_level, kept_failed) = stream(&mut |input, report, whole| {
+            gate.file(report, &repo_path(&report.path));
+            match whole {
+                true => summary.add(report),
+                false => summary.add_findings(&report.diagnostics),
+            }
+            // Output and the progress bar may share a terminal: the bar steps aside.
+            progress.suspend(|| reporter.file(report, input))
+        })?;
+        for (_, report) in &mut run_level {
+            gate.run_level(report, &repo_path(&report.path));
+            summary.add_findings(&report.diagnostics);
+        }
+        reporter.run_level(&run_level)?;
+        let held = gate.held();
+        summary.suppressed = held.suppressed;
+        summary.baselined = held.baselined;
+        summary.stale_baseline = held.stale_baseline;
+        failed |= kept_failed;
+        reporter.finish(&summary)
+    })?;
+    if !args.out.quiet {
+        write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
+    }
+    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Warning);
+    Ok(ExitCode::from(if failed {
+        FAILURE
+    } else if !args.exit_zero && summary.fails(fail_on.threshold()) {
+        FINDINGS
+    } else {
+        0
+    }))
+}
+
+/// Hands one file's report to `each` (the gate and the reporter), then keeps what the
+/// run-level rules need of it; an input that failed is reported on standard error.
+fn keep(
+    kept: &mut Kept,
+    progress: &ProgressBar,
+    input: usize,
+    linted: Result<FileReport, walk::InputError>,
+    each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>,
+) -> io::Result<()> {
+    match linted {
+        Ok(mut report) => {
+            each(input, &mut report, true)?;
+            // Written: from here on the run holds no finding of this file.
+            kept.run.absorb(input, &mut report);
+        }
+        Err(error) => {
+            progress.suspend(|| eprintln!("error: {error}"));
+            kept.failed.push(input);
+        }
+    }
+    Ok(())
+}
+
+/// The run-level rules over the run's facts: a report of each input with run-level
+/// findings, holding them in place order. A file whose spots the rules need is linted
+/// again (without its findings being written again).
+fn run_level(
+    run: Run,
+    inputs: &[walk::Input],
+    max_file_size: u64,
+    options_for: &dyn Fn(&str) -> Options,
+) -> Vec<(usize, FileReport)> {
+    let path_of = |input: usize| inputs[input].display_name().to_string();
+    let relint = |input: usize| {
+        let input = &inputs[input];
+        let bytes = input.read(max_file_size).ok()?;
+        let name = input.display_name();
+        Some(crate::lint::lint_source(name, &bytes, &options_for(name)).spots)
+    };
+    (run.finish(&path_of, &relint).into_iter())
+        .map(|(input, diagnostics)| {
+            let report = FileReport {
+                path: path_of(input),
+                diagnostics,
+                ..FileReport::default()
+            };
+            (input, report)
+        })
+        .collect()
+}
+
+/// For `--format html`: how the explorer reads each input's capture again (standard
+/// input cannot be read twice).
+fn html_captures(
+    args: &CheckArgs,
+    profile: crate::protocol::profile::Profile,
+    inputs: &[walk::Input],
+) -> report::Captures {
+    if args.format != crate::output::report::Format::Html {
+        return report::Captures::default();
+    }
+    let inputs: Vec<walk::Input> = inputs.to_vec();
+    let max = args.max_file_size;
+    report::Captures::new(profile, move |i| match inputs.get(i)? {
+        walk::Input::Stdin { .. } => None,
+        input => input.read(max).ok(),
+    })
+}
+
+/// A writer that flushes at the end of every line: findings of a live capture reach a
+/// pipe or a terminal as they are written.
+struct Flushing<'w>(&'w mut dyn io::Write);
+
+impl io::Write for Flushing<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.0.write(buf)?;
+        if buf[..n].contains(&b'\n') {
+            self.0.flush()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}

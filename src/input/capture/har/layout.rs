@@ -1,0 +1,98 @@
+//! The layout of a HAR entry's text: which bytes of the HTTP text written for an entry
+//! came from which JSON member, so that the resolver can place findings in the HAR file.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::entry::Entry;
+use super::write::write_entry;
+use crate::input::capture::Side;
+
+/// Where one entry's text came from, worked out again for findings in it.
+#[derive(Debug, Default)]
+pub struct Layout {
+    /// Each message's text, relative to the entry's start, with the line end after it.
+    pub messages: Vec<(Side, Range<usize>)>,
+    pub pieces: Vec<Piece>,
+    /// Bytes written for the entry.
+    pub len: usize,
+    /// JSON pointers (in the entry) of credential values no window may show: those of
+    /// credential headers, and every cookie's.
+    pub secrets: Vec<String>,
+}
+
+/// Text written for one member of the entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// Relative to the entry's start.
+    pub start: usize,
+    pub end: usize,
+    pub side: Side,
+    pub member: Member,
+    /// Where the piece's text starts in the member's value (the path in a URL), or
+    /// [`super::NOT_IN_VALUE`].
+    pub value_offset: usize,
+}
+
+/// A member of a request or response that text was written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    Method,
+    Url,
+    Version,
+    Status,
+    StatusText,
+    HeaderName(usize),
+    HeaderValue(usize),
+    /// `postData.text` or `content.text`.
+    Body,
+}
+
+impl Member {
+    /// The JSON pointer of the member in its entry: `/response/headers/2/value`.
+    pub fn pointer(self, side: Side) -> String {
+        let member: Cow<'_, str> = match (self, side) {
+            (Member::Method, _) => "method".into(),
+            (Member::Url, _) => "url".into(),
+            (Member::Version, _) => "httpVersion".into(),
+            (Member::Status, _) => "status".into(),
+            (Member::StatusText, _) => "statusText".into(),
+            (Member::HeaderName(i), _) => format!("headers/{i}/name").into(),
+            (Member::HeaderValue(i), _) => format!("headers/{i}/value").into(),
+            (Member::Body, Side::Request) => "postData/text".into(),
+            (Member::Body, Side::Response) => "content/text".into(),
+        };
+        format!("/{}/{member}", side.name())
+    }
+}
+
+/// The layout of one entry from its JSON; `None` if it does not parse. `is_credential`
+/// names the headers whose values are secrets.
+pub fn layout_of(entry_json: &[u8], is_credential: impl Fn(&str) -> bool) -> Option<Layout> {
+    let entry: Entry<'_> = serde_json::from_slice(entry_json).ok()?;
+    let mut text = Vec::new();
+    let mut layout = Layout::default();
+    write_entry(&mut text, &entry, Some(&mut layout));
+    layout.len = text.len();
+    let request = entry
+        .request
+        .as_ref()
+        .map(|r| (Side::Request, &r.headers, &r.cookies));
+    let response = entry
+        .response
+        .as_ref()
+        .map(|r| (Side::Response, &r.headers, &r.cookies));
+    for (side, headers, cookies) in [request, response].into_iter().flatten() {
+        for (i, header) in headers.iter().flatten().enumerate() {
+            if is_credential(&header.name.0) {
+                layout.secrets.push(Member::HeaderValue(i).pointer(side));
+            }
+        }
+        for i in 0..cookies.as_ref().map_or(0, Vec::len) {
+            layout
+                .secrets
+                .push(format!("/{}/cookies/{i}/value", side.name()));
+        }
+    }
+    Some(layout)
+}

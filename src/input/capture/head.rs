@@ -1,0 +1,279 @@
+//! Reads one message head (start line and header lines) with httparse and gives every
+//! part its byte span; says precisely which line is wrong when the head is malformed.
+
+use crate::input::capture::lines::{self, line_at, next_line};
+use crate::input::capture::model::{Header, ReadProblem, StartLine};
+use crate::input::source::Span;
+
+/// Heads longer than this are not HTTP traffic (or are hostile); give up on them.
+const MAX_HEAD_BYTES: usize = 1 << 20;
+/// The header limit httparse is retried with when a head has more than the usual count.
+const MAX_HEADERS: usize = 4096;
+
+/// A parsed head. All spans are offsets into the capture.
+#[derive(Debug)]
+pub struct Head<'s> {
+    pub start_line: StartLine<'s>,
+    pub start_line_span: Span,
+    pub minor_version: u8,
+    pub headers: Vec<Header<'s>>,
+    /// Where the body starts: just past the empty line, or at the delimiter that cut an
+    /// unterminated head short.
+    pub end: usize,
+    /// Set when no empty line ended the head before the next message or the file end.
+    pub unterminated: bool,
+}
+
+/// Reads the head that starts at `pos`, which must be a start line.
+pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
+    let start_line_end = pos + line_at(src, pos).len();
+    let (end, unterminated) = find_head_end(src, pos)?;
+    let head_bytes = &src[pos..end];
+
+    // An unterminated head is parsed from a copy that ends in an empty line; the copy
+    // starts with the same bytes, so offsets into it are offsets from `pos`.
+    let terminated;
+    let buf: &[u8] = if unterminated {
+        let mut copy = head_bytes.to_vec();
+        if !copy.ends_with(b"\n") {
+            copy.push(b'\n');
+        }
+        copy.push(b'\n');
+        terminated = copy;
+        &terminated
+    } else {
+        head_bytes
+    };
+
+    let parsed =
+        parse_with_httparse(buf, src, pos).map_err(|error| locate_error(src, pos, end, error))?;
+    let start_line = match parsed.start {
+        ParsedStart::Request { method, target } => StartLine::Request {
+            method: text_at(src, method.shift(pos)),
+            target: text_at(src, target.shift(pos)),
+        },
+        ParsedStart::Response { status, reason } => StartLine::Response {
+            status,
+            reason: text_at(src, reason.shift(pos)),
+        },
+    };
+    let headers = parsed.headers;
+    Ok(Head {
+        start_line,
+        start_line_span: Span::new(pos, start_line_end),
+        minor_version: parsed.minor_version,
+        headers,
+        end,
+        unterminated,
+    })
+}
+
+/// Finds the end of the head: past its empty line, or at the next delimiter line or the
+/// end of input when the empty line is missing.
+fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
+    let mut at = next_line(src, pos);
+    loop {
+        // Checked before the end of input, so one endless line cannot slip through.
+        if at - pos > MAX_HEAD_BYTES {
+            return Err(ReadProblem::Syntax {
+                span: Span::new(pos, pos + line_at(src, pos).len()),
+                message: format!("message head is longer than {MAX_HEAD_BYTES} bytes"),
+                help: "a capture holds HTTP/1.x messages; this does not look like one",
+                skipped: true,
+            });
+        }
+        if at >= src.len() {
+            return Ok((src.len(), true));
+        }
+        let line = line_at(src, at);
+        if line.is_empty() {
+            return Ok((next_line(src, at), false));
+        }
+        if lines::is_separator(line) || (may_be_start_line(line) && lines::is_start_line(src, at)) {
+            return Ok((at, true));
+        }
+        at = next_line(src, at);
+    }
+}
+
+/// A cheap necessary condition for [`lines::is_start_line`], so that header lines rarely
+/// go through the full check: a status line begins with `HTTP/`, a request line ends with
+/// ` HTTP/d.d`.
+fn may_be_start_line(line: &[u8]) -> bool {
+    line.starts_with(b"HTTP/")
+        || (line.len() >= 9 && &line[line.len() - 9..line.len() - 3] == b" HTTP/")
+}
+
+enum ParsedStart {
+    Request { method: Span, target: Span },
+    Response { status: u16, reason: Span },
+}
+
+/// httparse's result: the start line as spans relative to the head's first byte, the
+/// headers already borrowed from the capture.
+struct ParsedHead<'s> {
+    start: ParsedStart,
+    minor_version: u8,
+    headers: Vec<Header<'s>>,
+}
+
+/// Parses `buf`, the head at `pos` of `src` (or a copy of it that ends in an empty line).
+fn parse_with_httparse<'s>(
+    buf: &[u8],
+    src: &'s [u8],
+    pos: usize,
+) -> Result<ParsedHead<'s>, httparse::Error> {
+    // The usual head fits the slots on the stack; a larger one is parsed again with more.
+    // (16 slots, then the 64, 256, 1024 and 4096 a head was always parsed with.)
+    let mut stack = [httparse::EMPTY_HEADER; 16];
+    let mut heap: Vec<httparse::Header<'_>>;
+    let mut capacity = stack.len();
+    loop {
+        let slots: &mut [httparse::Header<'_>] = if capacity == stack.len() {
+            &mut stack
+        } else {
+            heap = vec![httparse::EMPTY_HEADER; capacity];
+            &mut heap
+        };
+        let result = if buf.starts_with(b"HTTP/") {
+            let mut response = httparse::Response::new(slots);
+            response.parse(buf).map(|_| ParsedHead {
+                start: ParsedStart::Response {
+                    status: response.code.unwrap_or_default(),
+                    reason: reason_span(buf),
+                },
+                minor_version: response.version.unwrap_or(1),
+                headers: headers_of(buf, response.headers, src, pos),
+            })
+        } else {
+            let mut request = httparse::Request::new(slots);
+            request.parse(buf).and_then(|_| {
+                // httparse skips leading blank lines and may stop before a method or path
+                // (a partial parse); there is then no start line to point at.
+                let (Some(method), Some(path)) = (request.method, request.path) else {
+                    return Err(httparse::Error::Token);
+                };
+                Ok(ParsedHead {
+                    start: ParsedStart::Request {
+                        method: Span::of_subslice(buf, method.as_bytes()),
+                        target: Span::of_subslice(buf, path.as_bytes()),
+                    },
+                    minor_version: request.version.unwrap_or(1),
+                    headers: headers_of(buf, request.headers, src, pos),
+                })
+            })
+        };
+        match result {
+            Err(httparse::Error::TooManyHeaders) if capacity == stack.len() => capacity = 64,
+            Err(httparse::Error::TooManyHeaders) if capacity < MAX_HEADERS => capacity *= 4,
+            other => return other,
+        }
+    }
+}
+
+/// The reason phrase: whatever follows `HTTP/1.x NNN ` on the status line. Worked out
+/// from the bytes because httparse hands back a static `""` (not a slice of the buffer)
+/// for a missing or non-ASCII reason.
+fn reason_span(buf: &[u8]) -> Span {
+    let line = line_at(buf, 0);
+    let start = 13.min(line.len());
+    Span::new(start, line.len())
+}
+
+/// The headers httparse read from `buf`, as headers of `src` (where `buf` starts at `pos`).
+fn headers_of<'s>(
+    buf: &[u8],
+    headers: &[httparse::Header<'_>],
+    src: &'s [u8],
+    pos: usize,
+) -> Vec<Header<'s>> {
+    let parsed = headers.iter().take_while(|h| !h.name.is_empty());
+    let mut out = Vec::with_capacity(parsed.clone().count());
+    for h in parsed {
+        let name_span = Span::of_subslice(buf, h.name.as_bytes()).shift(pos);
+        let value_span = Span::of_subslice(buf, h.value).shift(pos);
+        out.push(Header {
+            name: text_at(src, name_span),
+            value: &src[value_span.range()],
+            name_span,
+            value_span,
+        });
+    }
+    out
+}
+
+/// httparse validated these bytes as tokens or reason text; they are ASCII or at worst
+/// obs-text, which is shown lossily rather than rejected.
+fn text_at(src: &[u8], span: Span) -> &str {
+    std::str::from_utf8(&src[span.range()]).unwrap_or("")
+}
+
+/// Turns an httparse error into a problem on the line that caused it.
+fn locate_error(src: &[u8], pos: usize, end: usize, error: httparse::Error) -> ReadProblem {
+    let start_line = Span::new(pos, pos + line_at(src, pos).len());
+    let (span, message, help) = match error {
+        httparse::Error::Version => (
+            start_line,
+            "start line is not HTTP/1.0 or HTTP/1.1".to_string(),
+            "a2alint reads HTTP/1.x captures; record HTTP/2 traffic as HAR instead",
+        ),
+        httparse::Error::Status => (
+            start_line,
+            "status line has no valid three-digit status code".to_string(),
+            "a status line reads `HTTP/1.1 404 Not Found`",
+        ),
+        httparse::Error::TooManyHeaders => (
+            start_line,
+            format!("message has more than {MAX_HEADERS} header lines"),
+            "a capture holds HTTP/1.x messages; this does not look like one",
+        ),
+        other => match find_bad_header_line(src, pos, end) {
+            Some(line) => (
+                line,
+                format!("malformed header line ({other})"),
+                "a header line reads `Name: value`; the head ends at the first empty line",
+            ),
+            None => (
+                start_line,
+                format!("malformed start line ({other})"),
+                "a request line reads `POST /path HTTP/1.1`, a status line `HTTP/1.1 200 OK`",
+            ),
+        },
+    };
+    ReadProblem::Syntax {
+        span,
+        message,
+        help,
+        skipped: true,
+    }
+}
+
+/// The first header line between the start line and `end` that is not `token: value`.
+fn find_bad_header_line(src: &[u8], pos: usize, end: usize) -> Option<Span> {
+    let mut at = next_line(src, pos);
+    while at < end {
+        let line = line_at(src, at);
+        if line.is_empty() {
+            return None;
+        }
+        let well_formed = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                colon > 0
+                    && line[..colon].iter().all(|&b| is_token_char(b))
+                    && line[colon + 1..]
+                        .iter()
+                        .all(|&b| b == b'\t' || b >= 0x20 && b != 0x7f)
+            }
+            None => false,
+        };
+        if !well_formed {
+            return Some(Span::new(at, at + line.len()));
+        }
+        at = next_line(src, at);
+    }
+    None
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}

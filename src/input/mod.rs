@@ -1,0 +1,10 @@
+//! Input: finding capture files (`walk`), their bytes and spans (`source`), and the
+//! readers that turn each format into exchanges (`capture`: `.http`, HAR, pcap with
+//! TCP, HTTP/1.x, HTTP/2 and gRPC; `proto` decodes the protobuf that gRPC carries).
+
+pub mod capture;
+pub mod proto;
+pub mod repo_root;
+pub mod secrets;
+pub mod source;
+pub mod walk;

@@ -1,0 +1,70 @@
+//! `--format concise`: one `path:line:col: severity[rule-id] message` line per finding,
+//! the shape editors and grep understand.
+
+use std::io::{self, Write};
+
+use owo_colors::OwoColorize;
+
+use crate::output::FileReport;
+use crate::output::report::{Reporter, Summary};
+use crate::rules::finding::Severity;
+
+pub struct Concise<'w> {
+    color: bool,
+    out: &'w mut dyn Write,
+}
+
+impl<'w> Concise<'w> {
+    pub fn new(color: bool, out: &'w mut dyn Write) -> Self {
+        Concise { color, out }
+    }
+}
+
+impl Reporter for Concise<'_> {
+    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+        write_file(report, self.color, self.out)
+    }
+
+    fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
+        for (_, report) in reports {
+            write_file(report, self.color, self.out)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, _summary: &Summary) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn write_file(report: &FileReport, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    for d in &report.diagnostics {
+        let at = d.primary.start;
+        let severity = d.severity.as_str();
+        if !color {
+            // Straight to the writer: a finding is a line, and lines are most of a run's
+            // output.
+            writeln!(
+                out,
+                "{}:{}:{}: {severity}[{}] {}",
+                report.path, at.line, at.column, d.rule, d.message
+            )?;
+            continue;
+        }
+        let tag = format!("{severity}[{}]", d.rule);
+        let tag = match d.severity {
+            Severity::Error => tag.red().bold().to_string(),
+            Severity::Warning => tag.yellow().bold().to_string(),
+            Severity::Info => tag.cyan().bold().to_string(),
+        };
+        writeln!(
+            out,
+            "{}:{}:{}: {tag} {}",
+            report.path.bold(),
+            at.line,
+            at.column,
+            d.message
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! Fingerprints: a finding's logical identity (rule, file, exchange, JSON member,
+//! occurrence) hashed, so that baselines, SARIF and GitLab can follow a finding when lines
+//! move and unrelated exchanges come and go. The file is its path from the repository
+//! root (`crate::input::repo_root`), so the identity is the same from every directory.
+
+/// A stable 64-bit FNV-1a hash of `parts`, in hex. Stable across runs, platforms and
+/// a2alint versions, unlike the standard library's hasher.
+pub fn hash(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_and_sensitive_to_part_boundaries() {
+        assert_eq!(hash(&["a", "b"]), hash(&["a", "b"]));
+        assert_ne!(hash(&["ab", ""]), hash(&["a", "b"]));
+        // Pinned: a change here would orphan every stored baseline.
+        assert_eq!(hash(&["error-info-missing", "x.http"]), "2ba9eb3de7bdd069");
+    }
+}

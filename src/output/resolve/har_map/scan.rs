@@ -1,0 +1,135 @@
+//! Finding the entries of a HAR file as findings need them: each entry's span, found one
+//! after the other the first time a finding points at or past it, and its layout and
+//! credential values worked out from its JSON (a few entries cached).
+
+use std::ops::Range;
+
+use crate::input::capture::har;
+use crate::input::source::Span;
+use crate::output::resolve::har_map::{CACHED_ENTRIES, EntryPlace, HarMap};
+use crate::output::resolve::har_text::{
+    entries_start, object_end, skip_ws, string_inside, value_strings,
+};
+use crate::output::resolve::mask::is_credential;
+use crate::protocol::classify::json_span::locate_value;
+
+impl HarMap<'_> {
+    /// The cache slot of entry `index`, working out its layout if needed.
+    pub(super) fn entry(&mut self, index: usize) -> Option<usize> {
+        if let Some(slot) = self.cache.iter().position(|e| e.index == index) {
+            return Some(slot);
+        }
+        let span = self.entry_span(index)?;
+        let json = &self.har[span.range()];
+        let layout = har::layout_of(json, is_credential)?;
+        // An entry the scan finds but the HAR reader stopped in (a value of the wrong
+        // type, say) was never written: there is nothing to compare.
+        if self.current == Some(index) {
+            debug_assert_eq!(
+                layout.len,
+                self.entry_text.len(),
+                "entry {index} was laid out differently"
+            );
+        }
+        let secrets = (layout.secrets.iter())
+            .filter_map(|pointer| locate_value(json, pointer))
+            .map(|value| string_inside(self.har, value.shift(span.start)))
+            .collect();
+        if self.cache.len() >= CACHED_ENTRIES {
+            self.cache.remove(0);
+        }
+        self.cache.push(EntryPlace {
+            index,
+            span,
+            layout,
+            secrets,
+        });
+        Some(self.cache.len() - 1)
+    }
+
+    /// The span of entry `index` in the HAR file, scanning entries up to it.
+    pub(super) fn entry_span(&mut self, index: usize) -> Option<Span> {
+        while self.scan.spans.len() <= index && self.scan_next() {}
+        self.scan.spans.get(index).copied()
+    }
+
+    /// Finds the next entry; false when there is none.
+    pub(super) fn scan_next(&mut self) -> bool {
+        if self.scan.done {
+            return false;
+        }
+        if !self.scan.started {
+            self.scan.started = true;
+            match entries_start(self.har) {
+                Some(pos) => self.scan.pos = pos,
+                None => self.scan.done = true,
+            }
+            return self.scan_next();
+        }
+        let har = self.har;
+        let mut pos = skip_ws(har, self.scan.pos);
+        if !self.scan.spans.is_empty() {
+            if har.get(pos) != Some(&b',') {
+                self.scan.done = true;
+                return false;
+            }
+            pos = skip_ws(har, pos + 1);
+        }
+        match har.get(pos) {
+            Some(b'{') => {}
+            _ => {
+                self.scan.done = true;
+                return false;
+            }
+        }
+        // An entry the HAR reader has parsed is valid JSON, and its end is found quickly;
+        // past it, the scan checks what it steps over.
+        let parsed = self.current.is_some_and(|c| self.scan.spans.len() <= c);
+        let end = match parsed {
+            true => object_end(har, pos),
+            false => locate_value(&har[pos..], "").map(|span| pos + span.end),
+        };
+        debug_assert!(
+            !parsed || end == locate_value(&har[pos..], "").map(|span| pos + span.end),
+            "a parsed entry's end found two ways"
+        );
+        match end {
+            Some(end) => {
+                self.scan.spans.push(Span::new(pos, end));
+                self.scan.pos = end;
+                true
+            }
+            None => {
+                self.scan.done = true;
+                false
+            }
+        }
+    }
+
+    /// Credential values in `region`: those of the entries it overlaps, and past the
+    /// last entry that could be read (a file cut short), every `"value"` string.
+    pub(super) fn secrets_in(&mut self, region: Range<usize>, out: &mut Vec<Span>) {
+        while self.scan.spans.last().is_none_or(|s| s.end < region.end) && self.scan_next() {}
+        let first = self.scan.spans.partition_point(|s| s.end <= region.start);
+        let overlapping: Vec<usize> = (first..self.scan.spans.len())
+            .take_while(|&i| self.scan.spans[i].start < region.end)
+            .collect();
+        for entry in overlapping {
+            if let Some(slot) = self.entry(entry) {
+                out.extend(
+                    self.cache[slot]
+                        .secrets
+                        .iter()
+                        .filter(|s| s.start < region.end && s.end > region.start),
+                );
+            }
+        }
+        let read_up_to = self.scan.spans.last().map_or(0, |s| s.end);
+        if self.scan.done && region.end > read_up_to {
+            out.extend(value_strings(
+                self.har,
+                region.start.max(read_up_to)..region.end,
+            ));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Finds things in HAR bytes without parsing them: where `log.entries` starts, JSON
+//! strings, `"value"` members past the last readable entry, and line numbers without an
+//! index of every line. Used by `har_map` to place findings in a HAR file.
+
+use std::ops::Range;
+
+use crate::input::source::Span;
+use crate::protocol::classify::json_span::locate_key;
+
+/// Bytes per chunk of the HAR file's line count.
+pub(super) const CHUNK: usize = 1 << 13;
+
+/// Where the entries of `log.entries` start: just inside its `[`.
+pub(super) fn entries_start(har: &[u8]) -> Option<usize> {
+    let skip = if har.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let json = &har[skip..];
+    let key = locate_key(json, "/log/entries")?;
+    let mut pos = skip_ws(json, key.end);
+    if json.get(pos) != Some(&b':') {
+        return None;
+    }
+    pos = skip_ws(json, pos + 1);
+    (json.get(pos) == Some(&b'[')).then_some(skip + pos + 1)
+}
+
+/// The end (just past its `}`) of the object opening at `start`, in JSON already known to
+/// be valid: only strings and braces matter, so the search jumps from one to the next
+/// (whitespace, numbers and brackets are not looked at one by one).
+pub(super) fn object_end(json: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut pos = start;
+    loop {
+        pos += memchr::memchr3(b'"', b'{', b'}', json.get(pos..)?)?;
+        match json[pos] {
+            b'"' => {
+                pos += 1;
+                loop {
+                    pos += memchr::memchr2(b'"', b'\\', json.get(pos..)?)?;
+                    if json[pos] == b'"' {
+                        break;
+                    }
+                    pos += 2;
+                }
+            }
+            b'{' => depth += 1,
+            _ => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(pos + 1);
+                }
+            }
+        }
+        pos += 1;
+    }
+}
+
+pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+        pos += 1;
+    }
+    pos
+}
+
+pub(super) fn first_byte(span: Span) -> Span {
+    Span::new(span.start, (span.start + 1).min(span.end))
+}
+
+/// The characters of a JSON string token, without its quotes.
+pub(super) fn string_inside(har: &[u8], token: Span) -> Span {
+    if token.len() >= 2 && har[token.start] == b'"' {
+        Span::new(token.start + 1, token.end - 1)
+    } else {
+        token
+    }
+}
+
+/// The characters of every `"value": "..."` string in `region`, found by text alone:
+/// for bytes that no longer parse as entries.
+pub(super) fn value_strings(har: &[u8], region: Range<usize>) -> Vec<Span> {
+    let from = region.start.saturating_sub(64);
+    let mut found = Vec::new();
+    for key in memchr::memmem::find_iter(&har[from..region.end], b"\"value\"") {
+        let mut pos = skip_ws(har, from + key + 7);
+        if har.get(pos) != Some(&b':') {
+            continue;
+        }
+        pos = skip_ws(har, pos + 1);
+        if har.get(pos) != Some(&b'"') {
+            continue;
+        }
+        let start = pos + 1;
+        let mut end = start;
+        while end < har.len() && har[end] != b'"' && har[end] != b'\n' {
+            end += if har[end] == b'\\' { 2 } else { 1 };
+        }
+        found.push(Span::new(start, end.min(har.len())));
+    }
+    found
+}
+
+/// Line numbers in the HAR file without an index of every line: newlines are counted
+/// once per chunk of the file, and within a chunk when asked.
+pub(super) struct Lines {
+    /// For each chunk: the newlines before it, and where the line holding its first
+    /// byte starts.
+    chunks: Vec<(usize, usize)>,
+}
+
+impl Lines {
+    pub(super) fn new(text: &[u8]) -> Self {
+        let mut chunks = Vec::with_capacity(text.len() / CHUNK + 1);
+        let (mut newlines, mut line_start) = (0, 0);
+        for (i, chunk) in text.chunks(CHUNK).enumerate() {
+            chunks.push((newlines, line_start));
+            for nl in memchr::memchr_iter(b'\n', chunk) {
+                newlines += 1;
+                line_start = i * CHUNK + nl + 1;
+            }
+        }
+        if chunks.is_empty() {
+            chunks.push((0, 0));
+        }
+        Lines { chunks }
+    }
+
+    fn chunk(&self, offset: usize) -> usize {
+        (offset / CHUNK).min(self.chunks.len() - 1)
+    }
+
+    /// 0-based line of `offset`.
+    pub(super) fn line_of(&self, text: &[u8], offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        let chunk = self.chunk(offset);
+        self.chunks[chunk].0 + memchr::memchr_iter(b'\n', &text[chunk * CHUNK..offset]).count()
+    }
+
+    /// Where the line holding `offset` starts.
+    pub(super) fn line_start(&self, text: &[u8], offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        let chunk = self.chunk(offset);
+        match memchr::memrchr(b'\n', &text[chunk * CHUNK..offset]) {
+            Some(nl) => chunk * CHUNK + nl + 1,
+            None => self.chunks[chunk].1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_end_of_an_object_as_the_full_scan_does() {
+        let json = br#"[ {"a": {"b": "}{\"}", "c": [1, {"d": "\\"}]}, "e": "x\\\"{"} , {"f": 2}]"#;
+        let first = 2;
+        let second = memchr::memmem::find(json, br#"{"f""#).unwrap();
+        for start in [first, second] {
+            let full = crate::protocol::classify::json_span::locate_value(&json[start..], "")
+                .map(|span| start + span.end);
+            assert!(full.is_some());
+            assert_eq!(object_end(json, start), full, "{start}");
+        }
+        assert_eq!(json[object_end(json, first).unwrap() - 1], b'}');
+        // Cut short: no end, rather than a wrong one.
+        assert_eq!(object_end(br#"{"a": "}"#, 0), None);
+        assert_eq!(object_end(br#"{"a": "\"#, 0), None);
+    }
+}
