@@ -25,12 +25,12 @@
 //!   some, or in any encoding but "as they are").
 #![no_main]
 
-use a2alint::capture::wire::grpc::{
+use a2alint::input::capture::wire::grpc::{
     RenderedBody, decode_bin, is_grpc, percent_decode, render_body, render_status, split_messages,
 };
-use a2alint::capture::wire::{WireGrpc, WireParts, frame_offsets, read_pcap};
-use a2alint::capture::{Content, Message};
-use a2alint::proto::{GrpcMethod, code_name, decode_status, grpc_method};
+use a2alint::input::capture::wire::{WireGrpc, WireParts, frame_offsets, read_pcap};
+use a2alint::input::capture::{Content, Message};
+use a2alint::input::proto::{GrpcMethod, code_name, decode_status, grpc_method};
 use a2alint_fuzz::grpc_call::{Call, Shape, base64, percent_encode_all};
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;

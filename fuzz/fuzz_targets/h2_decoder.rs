@@ -20,8 +20,8 @@
 
 use std::net::SocketAddr;
 
-use a2alint::capture::wire::h2::{H2Start, read_h2};
-use a2alint::capture::wire::{Connection, Stream, StreamEnd, StreamPiece};
+use a2alint::input::capture::wire::h2::{H2Start, read_h2};
+use a2alint::input::capture::wire::{Connection, Stream, StreamEnd, StreamPiece};
 use libfuzzer_sys::fuzz_target;
 
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";

@@ -2,7 +2,7 @@
 //! entries reads back as HTTP with spans inside it.
 #![no_main]
 
-use a2alint::capture::{HarProblem, read_har, read_http};
+use a2alint::input::capture::{HarProblem, read_har, read_http};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

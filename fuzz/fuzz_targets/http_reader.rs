@@ -4,6 +4,6 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let capture = a2alint::capture::read_http(data);
+    let capture = a2alint::input::capture::read_http(data);
     a2alint_fuzz::check_capture(data, &capture);
 });

@@ -4,8 +4,8 @@
 //! HTTP/2 as its exchange) with spans inside it.
 #![no_main]
 
-use a2alint::capture::is_har;
-use a2alint::capture::wire::{frame_offsets, is_pcap, read_pcap};
+use a2alint::input::capture::is_har;
+use a2alint::input::capture::wire::{frame_offsets, is_pcap, read_pcap};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,6 +5,6 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let events = a2alint::capture::parse_events(data);
+    let events = a2alint::input::capture::parse_events(data);
     a2alint_fuzz::check_events(data, &events);
 });
