@@ -3,6 +3,7 @@
 
 mod file;
 mod har;
+mod http;
 mod live;
 mod ordered;
 mod pcap;
@@ -14,15 +15,12 @@ pub use run::{Relint, Run, check_linted_run};
 
 use rayon::prelude::*;
 
-use crate::input::capture::wire::is_pcap;
-use crate::input::capture::{HttpReader, is_har};
+use crate::input::capture::Kind;
 use crate::input::walk::{Input, InputError};
 use crate::output::FileReport;
-use crate::output::resolve::Resolver;
 use crate::protocol::classify::Payloads;
 use crate::protocol::profile::Profile;
 use crate::settings::rule_set::RuleSet;
-use file::{FileLint, Unit};
 
 /// What a file is checked against.
 #[derive(Clone, Debug, Default)]
@@ -61,20 +59,11 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
 /// `defer` ([`lint_source`] numbers them the same way). Resolving them up front cost a
 /// fifth of the run time on realistic traffic, and kept a few KiB per file to the end.
 fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
-    if is_har(path, bytes) {
-        return har::lint_har(path, bytes, options, defer);
+    match Kind::of(path, bytes) {
+        Kind::Http => http::lint_http(path, bytes, options, defer),
+        Kind::Har => har::lint_har(path, bytes, options, defer),
+        Kind::Pcap => pcap::lint_pcap(path, bytes, options),
     }
-    if is_pcap(bytes) {
-        return pcap::lint_pcap(path, bytes, options);
-    }
-    let resolver = Resolver::new(path, bytes).identified_as(options.identity(path));
-    let mut lint = FileLint::new(path, options, resolver, defer);
-    let mut reader = HttpReader::new(bytes);
-    for exchange in reader.by_ref() {
-        lint.exchange(bytes, &exchange, Unit::File, Vec::new());
-    }
-    lint.problems(reader.problems(), Unit::File);
-    lint.finish(Vec::new())
 }
 
 /// Reads and lints every input on the current rayon pool; the output is in input order.

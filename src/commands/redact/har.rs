@@ -6,8 +6,8 @@ use base64::Engine;
 use serde_json::Value;
 
 use crate::commands::redact::edit::Edit;
+use crate::input::json_span::locate_value;
 use crate::input::secrets::{self, PLACEHOLDER};
-use crate::protocol::classify::json_span::locate_value;
 
 /// The edits for every entry of a HAR log; none when the file is not one.
 pub fn plan(bytes: &[u8]) -> Vec<Edit> {

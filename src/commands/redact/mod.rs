@@ -9,8 +9,8 @@ mod pcap;
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::input::capture::is_har;
-use crate::input::capture::wire::{is_pcap, refresh_checksums};
+use crate::input::capture::Kind;
+use crate::input::capture::wire::refresh_checksums;
 use crate::input::walk::Input;
 
 /// What `redact` did to one file.
@@ -26,16 +26,17 @@ pub struct Redaction {
 /// The redacted bytes of a capture, when it holds credentials; an error when it holds
 /// some that a2alint cannot replace (the file is then left as it is).
 pub fn redact_source(path: &str, bytes: &[u8]) -> Result<Option<Redaction>, String> {
-    let pcap = is_pcap(bytes);
+    let kind = Kind::of(path, bytes);
+    let pcap = kind == Kind::Pcap;
     // A pcap's edits are counted as they are planned: an HPACK value's replacement is a
     // Huffman coding, not `*`s.
-    let (mut edits, counted) = if is_har(path, bytes) {
-        (har::plan(bytes), None)
-    } else if pcap {
-        let (edits, count) = pcap::plan(bytes).map_err(|why| format!("{path}: {why}"))?;
-        (edits, Some(count))
-    } else {
-        (http::plan(bytes), None)
+    let (mut edits, counted) = match kind {
+        Kind::Http => (http::plan(bytes), None),
+        Kind::Har => (har::plan(bytes), None),
+        Kind::Pcap => {
+            let (edits, count) = pcap::plan(bytes).map_err(|why| format!("{path}: {why}"))?;
+            (edits, Some(count))
+        }
     };
     if edits.is_empty() {
         return Ok(None);
@@ -113,7 +114,7 @@ pub fn run(
                 "{}: would redact {} credential(s)",
                 redaction.path, redaction.replaced
             )?,
-            (Mode::Diff, _) if is_pcap(&bytes) => {
+            (Mode::Diff, _) if Kind::of(&redaction.path, &bytes) == Kind::Pcap => {
                 out.write_all(pcap::preview(&redaction.path, &bytes, &redaction.edits).as_bytes())?
             }
             (Mode::Diff, _) => out.write_all(

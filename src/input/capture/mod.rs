@@ -21,3 +21,30 @@ pub use model::{
     ReadProblem, Side, StartLine, Version, map_pieces,
 };
 pub use sse::{Event, parse_events};
+
+/// The capture formats a2alint reads. Every stage that treats formats differently
+/// matches on this (the engine, `redact`, `inspect`), so a new format is a new variant
+/// and the compiler lists each place it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// HTTP/1.1 text: `.http` files, recorders' wire bytes (`read_http`).
+    Http,
+    /// A HAR 1.2 log, read entry by entry (`har`).
+    Har,
+    /// A pcap or pcapng capture: TCP, HTTP/1.x, HTTP/2 and gRPC (`wire`).
+    Pcap,
+}
+
+impl Kind {
+    /// A capture's format: a HAR log by its name or its first byte, a pcap by its magic
+    /// number whatever it is called, HTTP text otherwise.
+    pub fn of(path: &str, bytes: &[u8]) -> Kind {
+        if is_har(path, bytes) {
+            Kind::Har
+        } else if wire::is_pcap(bytes) {
+            Kind::Pcap
+        } else {
+            Kind::Http
+        }
+    }
+}

@@ -16,11 +16,11 @@ use std::ops::Range;
 
 use crate::input::capture::Side;
 use crate::input::capture::har::{Layout, Member, NOT_IN_VALUE, Piece};
+use crate::input::json_span::{locate_key, locate_value};
 use crate::input::source::Span;
 use crate::input::source::{Label, Target};
 use crate::output::resolve::Location;
 use crate::output::resolve::snippet::Snippet;
-use crate::protocol::classify::json_span::{locate_key, locate_value};
 use crate::rules::finding::Finding;
 
 mod scan;

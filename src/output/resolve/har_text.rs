@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
+use crate::input::json_span::locate_key;
 use crate::input::source::Span;
-use crate::protocol::classify::json_span::locate_key;
 
 /// Bytes per chunk of the HAR file's line count.
 pub(super) const CHUNK: usize = 1 << 13;
@@ -159,7 +159,7 @@ mod tests {
         let first = 2;
         let second = memchr::memmem::find(json, br#"{"f""#).unwrap();
         for start in [first, second] {
-            let full = crate::protocol::classify::json_span::locate_value(&json[start..], "")
+            let full = crate::input::json_span::locate_value(&json[start..], "")
                 .map(|span| start + span.end);
             assert!(full.is_some());
             assert_eq!(object_end(json, start), full, "{start}");

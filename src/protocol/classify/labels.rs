@@ -2,9 +2,10 @@
 //! (found lazily with the pointer locator), its start line, a header.
 
 use crate::input::capture::{Content, Event, Header, Side};
+use crate::input::json_span;
 use crate::input::source::Label;
 use crate::input::source::Span;
-use crate::protocol::classify::{MessageView, json_span};
+use crate::protocol::classify::MessageView;
 
 /// A JSON document of a message, the body or one event's data, that labels point into.
 #[derive(Clone, Copy, Debug)]

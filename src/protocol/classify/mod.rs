@@ -7,7 +7,6 @@ mod grpc;
 mod history;
 mod json;
 mod json_skim;
-pub(crate) mod json_span;
 mod jsonrpc;
 mod labels;
 mod media;

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::input::capture::wire::{is_pcap, read_pcap};
-use crate::input::capture::{Exchange, HttpReader, for_each_entry, is_har};
+use crate::input::capture::wire::read_pcap;
+use crate::input::capture::{Exchange, HttpReader, Kind, for_each_entry};
 use crate::input::source::{LineIndex, Span};
 use crate::protocol::classify::{ErrorView, Payloads, Sends, classify};
 use crate::protocol::inspect::{Place, Row, row_of};
@@ -41,48 +41,50 @@ pub struct ErrorDetail {
 
 /// Calls `visit` for each exchange of a capture, in file order.
 pub fn visit_source(path: &str, bytes: &[u8], profile: Profile, visit: &mut dyn FnMut(Visited)) {
-    if is_har(path, bytes) {
-        let mut index = 0;
-        for_each_entry(bytes, &mut |entry| {
-            for exchange in HttpReader::new(entry.text) {
+    match Kind::of(path, bytes) {
+        Kind::Http => {
+            let lines = LineIndex::new(bytes);
+            for exchange in HttpReader::new(bytes) {
                 let place = Place {
-                    entry: Some(entry.index),
+                    line: Some(lines.line_col(bytes, exchange.start()).line),
                     ..Place::default()
                 };
-                visit(visited(
-                    path, &exchange, entry.text, false, index, profile, place,
-                ));
-                index += 1;
+                let index = exchange.index;
+                visit(visited(path, &exchange, bytes, true, index, profile, place));
             }
-        });
-        return;
-    }
-    if is_pcap(bytes) {
-        read_pcap(bytes, &mut |wire| {
-            let place = Place {
-                frame: wire.origins.first().map(|o| o.frame),
-                stream: wire.stream,
-                ..Place::default()
-            };
-            let (text, index) = (&wire.text[..], wire.index);
-            match wire.http2_exchange() {
-                Some(exchange) => {
-                    visit(visited(path, &exchange, text, false, index, profile, place))
+        }
+        Kind::Har => {
+            let mut index = 0;
+            for_each_entry(bytes, &mut |entry| {
+                for exchange in HttpReader::new(entry.text) {
+                    let place = Place {
+                        entry: Some(entry.index),
+                        ..Place::default()
+                    };
+                    visit(visited(
+                        path, &exchange, entry.text, false, index, profile, place,
+                    ));
+                    index += 1;
                 }
-                None => HttpReader::new(text)
-                    .for_each(|e| visit(visited(path, &e, text, false, index, profile, place))),
-            }
-        });
-        return;
-    }
-    let lines = LineIndex::new(bytes);
-    for exchange in HttpReader::new(bytes) {
-        let place = Place {
-            line: Some(lines.line_col(bytes, exchange.start()).line),
-            ..Place::default()
-        };
-        let index = exchange.index;
-        visit(visited(path, &exchange, bytes, true, index, profile, place));
+            });
+        }
+        Kind::Pcap => {
+            read_pcap(bytes, &mut |wire| {
+                let place = Place {
+                    frame: wire.origins.first().map(|o| o.frame),
+                    stream: wire.stream,
+                    ..Place::default()
+                };
+                let (text, index) = (&wire.text[..], wire.index);
+                match wire.http2_exchange() {
+                    Some(exchange) => {
+                        visit(visited(path, &exchange, text, false, index, profile, place))
+                    }
+                    None => HttpReader::new(text)
+                        .for_each(|e| visit(visited(path, &e, text, false, index, profile, place))),
+                }
+            });
+        }
     }
 }
 

@@ -5,13 +5,13 @@
 use std::ops::Range;
 
 use crate::input::capture::har;
+use crate::input::json_span::locate_value;
 use crate::input::source::Span;
 use crate::output::resolve::har_map::{CACHED_ENTRIES, EntryPlace, HarMap};
 use crate::output::resolve::har_text::{
     entries_start, object_end, skip_ws, string_inside, value_strings,
 };
 use crate::output::resolve::mask::is_credential;
-use crate::protocol::classify::json_span::locate_value;
 
 impl HarMap<'_> {
     /// The cache slot of entry `index`, working out its layout if needed.
