@@ -41,11 +41,31 @@ impl Profile {
     }
 
     /// How the other table is named, for "this is the other version's value" messages.
-    pub fn other_table_name(self) -> &'static str {
+    fn other_table_name(self) -> &'static str {
         if self.uses_v1_0_0_table() {
             "spec v1.0.1"
         } else {
             "spec v1.0.0 / a2a-tck 1.0-dev"
         }
+    }
+
+    /// `"; 400 is the spec v1.0.0 mapping, spec v1.0.1 uses 404"` when `found` is what the
+    /// other table gives (`other`), so a status from the wrong version of the table is
+    /// named as such; empty otherwise. `entry` names a table entry ("mapping", "value").
+    pub fn other_table_note<T: PartialEq + std::fmt::Display>(
+        self,
+        found: T,
+        other: T,
+        expected: T,
+        entry: &str,
+    ) -> String {
+        if found != other {
+            return String::new();
+        }
+        format!(
+            "; {found} is the {} {entry}, {} uses {expected}",
+            self.other_table_name(),
+            self.table_name()
+        )
     }
 }

@@ -58,15 +58,8 @@ impl Rule for GrpcStatusMismatch {
             if status == expected {
                 return;
             }
-            let other = if status == a2a.other_grpc(profile) {
-                format!(
-                    "; {status} is the {} value, {} uses {expected}",
-                    profile.other_table_name(),
-                    profile.table_name()
-                )
-            } else {
-                String::new()
-            };
+            let other =
+                profile.other_table_note(status, a2a.other_grpc(profile), expected, "value");
             Finding::new(
                 self.id(),
                 label(format!("expected {expected}")),

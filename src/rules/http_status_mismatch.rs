@@ -33,15 +33,7 @@ impl Rule for HttpStatusMismatch {
         if actual == expected {
             return;
         }
-        let other = if actual == a2a.other_http(profile) {
-            format!(
-                "; {actual} is the {} mapping, {} uses {expected}",
-                profile.other_table_name(),
-                profile.table_name()
-            )
-        } else {
-            String::new()
-        };
+        let other = profile.other_table_note(actual, a2a.other_http(profile), expected, "mapping");
         out.push(
             Finding::new(
                 self.id(),

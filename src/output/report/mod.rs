@@ -31,7 +31,7 @@ pub struct Context {
     /// Colour for the human and concise formats.
     pub color: bool,
     /// The run's counts (files, exchanges, findings, suppressed, baselined), for
-    /// [`write`]; a streaming run hands them to [`Reporter::finish`] instead.
+    /// [`write()`]; a streaming run hands them to [`Reporter::finish`] instead.
     pub summary: Summary,
     /// SARIF `automationDetails.id`.
     pub sarif_category: Option<String>,

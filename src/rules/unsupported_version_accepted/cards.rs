@@ -98,7 +98,7 @@ impl VersionFacts {
 
     /// Compares the claims with the file's own cards, at the end of the file: the
     /// findings (of file 0) of those a card contradicts. Claims no card of the file
-    /// describes wait for the run ([`check_run`]).
+    /// describes wait for the run ([`RunVersions`]).
     pub fn settle(&mut self) -> Vec<RunFinding> {
         let cards: Vec<(Option<&str>, &(Interface, Version))> =
             self.cards.iter().map(|card| (None, card)).collect();
