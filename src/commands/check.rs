@@ -89,6 +89,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         .build()
         .map_err(io::Error::other)?;
     let progress = progress_bar(args, inputs.len());
+    let bar_shown = !progress.is_hidden();
     let live = super::live::live_stdin(inputs);
     // Formats that list findings without a document of files around them take a live
     // capture's connection by connection; the others, its report at the end.
@@ -170,8 +171,12 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
                 true => summary.add(report),
                 false => summary.add_findings(&report.diagnostics),
             }
-            // Output and the progress bar may share a terminal: the bar steps aside.
-            progress.suspend(|| reporter.file(report, input))
+            // Output and the progress bar may share a terminal: the bar steps aside (when
+            // it is there: stepping aside takes its lock, file by file).
+            match bar_shown {
+                true => progress.suspend(|| reporter.file(report, input)),
+                false => reporter.file(report, input),
+            }
         })?;
         for (_, report) in &mut run_level {
             gate.run_level(report, &repo_path(&report.path));

@@ -90,16 +90,19 @@ impl Input {
             path: self.display_name().to_string(),
             message,
         };
-        let mut bytes = Vec::new();
         let read = match self.path() {
-            Some(path) => std::fs::File::open(path)
-                .and_then(|file| file.take(max_bytes + 1).read_to_end(&mut bytes)),
-            None => std::io::stdin()
-                .lock()
-                .take(max_bytes + 1)
-                .read_to_end(&mut bytes),
+            Some(path) => std::fs::File::open(path).and_then(|file| {
+                let expected = file.metadata()?.len();
+                read_at_most(file, max_bytes + 1, expected)
+            }),
+            None => {
+                let mut bytes = Vec::new();
+                (std::io::stdin().lock().take(max_bytes + 1))
+                    .read_to_end(&mut bytes)
+                    .map(|_| bytes)
+            }
         };
-        read.map_err(|e| error(e.to_string()))?;
+        let bytes = read.map_err(|e| error(e.to_string()))?;
         if bytes.len() as u64 > max_bytes {
             return Err(error(format!(
                 "larger than --max-file-size ({} MiB); skipped",
@@ -108,6 +111,29 @@ impl Input {
         }
         Ok(bytes)
     }
+}
+
+/// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long: into
+/// one buffer of that size and one more byte, so that a small capture costs one read and
+/// the read that sees its end (`read_to_end` behind `take` starts small and grows, a
+/// dozen reads per file). A file that grew since is read on, still up to `limit`.
+fn read_at_most(mut file: std::fs::File, limit: u64, expected: u64) -> std::io::Result<Vec<u8>> {
+    let first = expected.saturating_add(1).min(limit);
+    let mut bytes = vec![0; usize::try_from(first).unwrap_or(usize::MAX)];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    if filled as u64 == first && first < limit {
+        file.take(limit - first).read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
 }
 
 /// The inputs found under `paths`, and the paths that could not be walked.
@@ -238,5 +264,23 @@ mod tests {
         assert_eq!(parse_size("2GiB"), Ok(2 << 30));
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5T").is_err());
+    }
+
+    /// The size metadata gave may be out of date: a file that grew or shrank since is read
+    /// as it is now, never past the limit.
+    #[test]
+    fn reads_what_the_file_holds_up_to_the_limit() {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, b"0123456789").unwrap();
+        let mut read = |limit, expected| {
+            std::io::Seek::rewind(&mut file).unwrap();
+            read_at_most(file.try_clone().unwrap(), limit, expected).unwrap()
+        };
+        assert_eq!(read(100, 10), b"0123456789");
+        assert_eq!(read(100, 3), b"0123456789");
+        assert_eq!(read(100, 50), b"0123456789");
+        assert_eq!(read(5, 10), b"01234");
+        assert_eq!(read(5, 2), b"01234");
+        assert_eq!(read(11, 10), b"0123456789");
     }
 }

@@ -40,7 +40,7 @@ impl Rule for MessageTextMismatch {
         let reads_as_named = named
             .iter()
             .any(|k| matches!(k, Known::A2a(e) if reads_as(e, &text)));
-        let Some(other) = table().a2a.iter().find(|e| reads_as(e, &text)) else {
+        let Some(other) = first_read_as(&text) else {
             return;
         };
         if reads_as_named || named.iter().any(|k| k.jsonrpc() == other.jsonrpc) {
@@ -62,4 +62,57 @@ fn reads_as(error: &A2aError, text: &str) -> bool {
         .texts
         .iter()
         .any(|phrase| text.contains(phrase.as_str()))
+}
+
+/// Every phrase of the table's errors in one automaton, with the error each belongs to:
+/// the rule runs on every error answer, and one pass over its text replaces a substring
+/// search per phrase of every error.
+static PHRASES: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> =
+    std::sync::LazyLock::new(|| {
+        let errors = &table().a2a;
+        let phrases = errors.iter().flat_map(|e| &e.texts);
+        let owners = (errors.iter().enumerate())
+            .flat_map(|(i, e)| e.texts.iter().map(move |_| i))
+            .collect();
+        let automaton =
+            aho_corasick::AhoCorasick::new(phrases).expect("the error table's phrases build");
+        (automaton, owners)
+    });
+
+/// The first error of the table `text` reads as (holds one of its phrases).
+fn first_read_as(text: &str) -> Option<&'static A2aError> {
+    let (automaton, owners) = &*PHRASES;
+    let first = (automaton.find_overlapping_iter(text))
+        .map(|found| owners[found.pattern().as_usize()])
+        .min()?;
+    Some(&table().a2a[first])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automaton finds what a search phrase by phrase, error by error, finds.
+    #[test]
+    fn reads_as_the_first_error_holding_a_phrase() {
+        let errors = &table().a2a;
+        let mut texts: Vec<String> = errors.iter().flat_map(|e| e.texts.clone()).collect();
+        texts.extend(
+            [
+                "",
+                "no phrase here",
+                "the task was not found, and it is not cancelable",
+            ]
+            .map(String::from),
+        );
+        texts.push(texts.join(" / "));
+        for text in &texts {
+            let by_phrase = errors.iter().find(|e| reads_as(e, text));
+            assert_eq!(
+                first_read_as(text).map(|e| &e.name),
+                by_phrase.map(|e| &e.name),
+                "{text}"
+            );
+        }
+    }
 }

@@ -189,11 +189,15 @@ fn headers_of<'s>(
 ) -> Vec<Header<'s>> {
     let parsed = headers.iter().take_while(|h| !h.name.is_empty());
     let mut out = Vec::with_capacity(parsed.clone().count());
+    // The head is checked as text once rather than name by name: names are tokens, so in
+    // a head that is UTF-8 as a whole they fall on character boundaries.
+    let head = simdutf8::basic::from_utf8(&src[pos..(pos + buf.len()).min(src.len())]).ok();
     for h in parsed {
         let name_span = Span::of_subslice(buf, h.name.as_bytes()).shift(pos);
         let value_span = Span::of_subslice(buf, h.value).shift(pos);
+        let name = head.and_then(|head| head.get(name_span.start - pos..name_span.end - pos));
         out.push(Header {
-            name: text_at(src, name_span),
+            name: name.unwrap_or_else(|| text_at(src, name_span)),
             value: &src[value_span.range()],
             name_span,
             value_span,
