@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
+use rayon::prelude::*;
 
 use super::{
     FAILURE, FINDINGS, find_inputs, progress_bar, settle_config, shown_paths, use_color,
@@ -19,6 +20,7 @@ use crate::lint::{Options, Run, lint_in_order, lint_live};
 use crate::output::FileReport;
 use crate::output::report::Format;
 use crate::output::report::{self, Summary, write_summary};
+use crate::rules::run_level::RUN_LEVEL_RULES;
 use crate::settings::config::FailOn;
 use crate::settings::gate::{Baseline, Gate};
 
@@ -120,7 +122,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             )?;
         }
         progress.finish_and_clear();
-        let reports = run_level(kept.run, inputs, args.max_file_size, &options_for);
+        let reports = run_level(kept.run, &pool, inputs, args.max_file_size, &options_for);
         let reports: Vec<(usize, FileReport)> = (reports.into_iter())
             .map(|(input, report)| {
                 let failed_before = kept.failed.partition_point(|&f| f < input);
@@ -231,17 +233,23 @@ fn keep(
 /// again (without its findings being written again).
 fn run_level(
     run: Run,
+    pool: &rayon::ThreadPool,
     inputs: &[walk::Input],
     max_file_size: u64,
-    options_for: &dyn Fn(&str) -> Options,
+    options_for: &(dyn Fn(&str) -> Options + Sync),
 ) -> Vec<(usize, FileReport)> {
     let path_of = |input: usize| inputs[input].display_name().to_string();
-    let relint = |input: usize| {
-        let input = &inputs[input];
+    // Only what the run-level rules keep: their spots are numbered as in the first pass,
+    // and nothing else of the file is linted again.
+    let relint_one = |input: &usize| {
+        let input = &inputs[*input];
         let bytes = input.read(max_file_size).ok()?;
         let name = input.display_name();
-        Some(crate::lint::lint_source(name, &bytes, &options_for(name)).spots)
+        let mut options = options_for(name);
+        options.rules = options.rules.only(&RUN_LEVEL_RULES);
+        Some(crate::lint::lint_source(name, &bytes, &options).spots)
     };
+    let relint = |wanted: &[usize]| pool.install(|| wanted.par_iter().map(relint_one).collect());
     (run.finish(&path_of, &relint).into_iter())
         .map(|(input, diagnostics)| {
             let report = FileReport {

@@ -13,8 +13,9 @@ use crate::rules::card_contradicted::RunCards;
 use crate::rules::run_level::{Place, Places, RunFinding, Spot};
 use crate::rules::unsupported_version_accepted::RunVersions;
 
-/// Lints the input again, resolving every spot at once; `None` when it cannot be read.
-pub type Relint<'a> = dyn Fn(usize) -> Option<Spots> + 'a;
+/// Lints inputs again, resolving every spot at once (each `None` when it cannot be
+/// read); given all a rule needs at once, so that they can be linted side by side.
+pub type Relint<'a> = dyn Fn(&[usize]) -> Vec<Option<Spots>> + 'a;
 
 /// The facts of the run so far. Per file it keeps the input index; the rules keep what
 /// they need, compact (see each rule's `Run*`).
@@ -86,7 +87,8 @@ pub fn check_linted_run(reports: &mut [FileReport]) {
         run.absorb(input, report);
     }
     let paths: Vec<String> = reports.iter().map(|r| r.path.clone()).collect();
-    for (input, diagnostics) in run.finish(&|input| paths[input].clone(), &|_| None) {
+    let relint = |inputs: &[usize]| inputs.iter().map(|_| None).collect();
+    for (input, diagnostics) in run.finish(&|input| paths[input].clone(), &relint) {
         let report = &mut reports[input];
         report.diagnostics.extend(diagnostics);
         (report.diagnostics).sort_by_key(|d| (d.primary.span.start, d.rule));
@@ -104,7 +106,7 @@ pub fn diagnostics_in_file(
         inputs: &[0],
         held: HashMap::from([(0, spots)]),
         path_of: &|_| path.to_string(),
-        relint: &|_| None,
+        relint: &|inputs| inputs.iter().map(|_| None).collect(),
     };
     let diagnostics = places.diagnostics(found).into_iter().map(|(_, d)| d);
     let diagnostics = diagnostics.collect();
@@ -121,20 +123,33 @@ struct RunPlaces<'a> {
 }
 
 impl RunPlaces<'_> {
-    /// What file `file` holds at `spot`, linting it again if it holds nothing yet.
-    fn placed(&mut self, file: usize, spot: Spot) -> Option<&Placed> {
-        if !self.held.contains_key(&file) {
-            let input = *self.inputs.get(file)?;
-            // Once per file: a file that cannot be read again holds nothing.
-            let spots = (self.relint)(input).unwrap_or_default();
-            self.held.insert(file, spots);
+    /// Lints again each file of `files` that holds nothing yet, all at once; once per
+    /// file: a file that cannot be read again holds nothing.
+    fn hold(&mut self, files: impl Iterator<Item = usize>) {
+        let mut missing: Vec<usize> = files
+            .filter(|f| *f < self.inputs.len() && !self.held.contains_key(f))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return;
         }
+        let inputs: Vec<usize> = missing.iter().map(|&f| self.inputs[f]).collect();
+        for (file, spots) in missing.into_iter().zip((self.relint)(&inputs)) {
+            self.held.insert(file, spots.unwrap_or_default());
+        }
+    }
+
+    /// What file `file` holds at `spot` ([`Self::hold`] it first).
+    fn placed(&mut self, file: usize, spot: Spot) -> Option<&Placed> {
+        self.hold(std::iter::once(file));
         self.held.get(&file)?.get(spot)
     }
 
     /// The diagnostic of each finding, at its file: the finding kept at its spot, with the
     /// rule's message. A spot that cannot be placed (its file is gone) gives none.
     fn diagnostics(&mut self, found: &[RunFinding]) -> Vec<(usize, Diagnostic)> {
+        self.hold(found.iter().map(|f| f.file));
         let mut out = Vec::with_capacity(found.len());
         for finding in found {
             let Some(Placed::Diagnostic(base)) = self.placed(finding.file, finding.spot) else {
@@ -168,6 +183,7 @@ impl Places for RunPlaces<'_> {
     }
 
     fn places(&mut self, wanted: &[(usize, Spot)]) -> Vec<Option<Place>> {
+        self.hold(wanted.iter().map(|&(file, _)| file));
         (wanted.iter())
             .map(|&(file, spot)| self.placed(file, spot).map(Placed::place))
             .collect()

@@ -2,6 +2,15 @@
 //! a [`Spot`] the engine placed (or will place) for it, and it answers with
 //! [`RunFinding`]s that the engine turns into diagnostics after the run.
 
+use crate::rules::RuleId;
+
+/// The rules that judge a whole run, the only ones that keep spots.
+pub const RUN_LEVEL_RULES: [RuleId; 3] = [
+    RuleId::BindingDivergence,
+    RuleId::UnsupportedVersionAccepted,
+    RuleId::CardContradicted,
+];
+
 /// A place the engine keeps for a run-level rule in one file (an answer, a card member),
 /// numbered in that file. What it costs to keep is the engine's business: a few bytes
 /// for most, so the facts of a run stay small however many files it has.

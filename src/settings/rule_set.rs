@@ -37,6 +37,17 @@ impl RuleSet {
         self.levels[rule.index()]
     }
 
+    /// This set with every rule but `kept` turned off (theirs as they were).
+    pub fn only(&self, kept: &[RuleId]) -> RuleSet {
+        let mut only = RuleSet {
+            levels: vec![RuleLevel::Off; self.levels.len()],
+        };
+        for &rule in kept {
+            only.set(rule, self.level(rule));
+        }
+        only
+    }
+
     pub fn is_enabled(&self, rule: RuleId) -> bool {
         self.level(rule) != RuleLevel::Off
     }
