@@ -12,9 +12,9 @@ mod corpus;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+use a2alint::finding::Finding;
 use a2alint::input::capture::{Capture, read_http};
 use a2alint::protocol::classify::{Generation, Payloads, Sends, classify};
-use a2alint::rules::finding::Finding;
 use a2alint::{Options, Profile};
 
 /// About 8 MiB of captures: enough exchanges that per-file costs do not dominate.

@@ -10,7 +10,7 @@
 //!                         part with its span (HAR: per entry; pcap: per TCP connection,
 //!                         HTTP/1.x or HTTP/2 with gRPC, a text view mapped to frames)
 //!                exchange ─▶ protocol::classify ─▶ a view (binding, operation, errors)
-//!                view ─▶ rules (every enabled rule) ─▶ findings, labels on spans
+//!                view ─▶ rules (every enabled rule) ─▶ finding::Finding, labels on spans
 //!                findings ─▶ settings::suppress (inline directives)
 //!                         ─▶ output::resolve (lines, HAR members, frames, windows)
 //!                         ─▶ output::FileReport; the file's bytes are dropped
@@ -30,7 +30,8 @@
 //! |---|---|
 //! | [`input`] | files and stdin, byte spans and labels, the capture readers, protobuf, credential search |
 //! | [`protocol`] | what an exchange means in A2A: classification, the error table, profiles, advice |
-//! | [`rules`] | rule ids, findings, the rules, what run-level rules share with the engine |
+//! | [`finding`] | what rules report: findings, rule ids, suggestions, what run-level rules share with the engine |
+//! | [`rules`] | the rules, one module each (`src/rules/<snake_slug>.rs` is rule `<slug>`) |
 //! | [`output`] | a file's report, placing findings in the capture, the reporters |
 //! | [`settings`] | configuration, the rule set, suppressions, the gate, shards |
 //! | [`lint`] | the engine: one file (`FileLint`, a driver per format), a run in order, run-level rules |
@@ -63,6 +64,7 @@
 //!    its own in the README.
 
 pub mod commands;
+pub mod finding;
 pub mod input;
 pub mod lint;
 pub mod output;

@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use a2alint::FileReport;
+use a2alint::finding::Severity;
 use a2alint::input::source::{LineCol, Span};
 use a2alint::output::report::Format;
 use a2alint::output::report::{Context, Summary};
 use a2alint::output::resolve::{Diagnostic, Location};
 use a2alint::rules::RuleId;
-use a2alint::rules::finding::Severity;
 use assert_cmd::Command;
 use serde_json::Value;
 

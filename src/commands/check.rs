@@ -15,12 +15,12 @@ use super::{
     write_output,
 };
 use crate::commands::cli::CheckArgs;
+use crate::finding::run_level::RUN_LEVEL_RULES;
 use crate::input::walk;
 use crate::lint::{Options, Run, lint_in_order, lint_live};
 use crate::output::FileReport;
 use crate::output::report::Format;
 use crate::output::report::{self, Summary, write_summary};
-use crate::rules::run_level::RUN_LEVEL_RULES;
 use crate::settings::config::FailOn;
 use crate::settings::gate::{Baseline, Gate};
 

@@ -2,6 +2,8 @@
 //! sends, suppressions, task outcomes), and the pass over each exchange: classify, rules,
 //! suppressions, resolve.
 
+use crate::finding::run_level::Spot;
+use crate::finding::{Anchor, Finding};
 use crate::input::capture::wire::{Connection, WireExchange};
 use crate::input::capture::{EntryText, Exchange, ReadProblem, StartLine};
 use crate::lint::Options;
@@ -12,8 +14,6 @@ use crate::output::resolve::spots::{Placed, Spots};
 use crate::protocol::classify::{Binding, Generation, Sends, classify};
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::card_contradicted::{self, Card, CardFacts};
-use crate::rules::finding::{Anchor, Finding};
-use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::VersionFacts;
 use crate::rules::{self, Rule};
 use crate::settings::suppress::{self, Directive, Scope};

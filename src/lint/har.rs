@@ -2,6 +2,7 @@
 //! it is read, so a large log is never held as text whole; findings are placed back in
 //! the HAR file.
 
+use crate::finding::Finding;
 use crate::input::capture::{
     EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry,
 };
@@ -11,7 +12,6 @@ use crate::lint::file::{FileLint, Unit};
 use crate::output::FileReport;
 use crate::output::resolve::{Resolver, har_file_span};
 use crate::rules::RuleId;
-use crate::rules::finding::Finding;
 
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));

@@ -5,12 +5,12 @@
 
 use std::collections::HashMap;
 
+use crate::finding::run_level::{Place, Places, RunFinding, Spot};
 use crate::output::FileReport;
 use crate::output::resolve::Diagnostic;
 use crate::output::resolve::spots::{Placed, Spots};
 use crate::rules::binding_divergence::RunOutcomes;
 use crate::rules::card_contradicted::RunCards;
-use crate::rules::run_level::{Place, Places, RunFinding, Spot};
 use crate::rules::unsupported_version_accepted::RunVersions;
 
 /// Lints inputs again, resolving every spot at once (each `None` when it cannot be

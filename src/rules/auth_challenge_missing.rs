@@ -1,7 +1,7 @@
 //! `auth-challenge-missing`: a 401 response without a `WWW-Authenticate` header.
 
+use crate::finding::Finding;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct AuthChallengeMissing;

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::finding::Finding;
+use crate::finding::run_level::{Places, RunFinding, Spot};
 use crate::protocol::classify::{Binding, ErrorView, ExchangeView, Operation};
 use crate::protocol::table::{A2aError, table};
 use crate::rules::RuleId;
-use crate::rules::finding::Finding;
-use crate::rules::run_level::{Places, RunFinding, Spot};
 
 /// How one task operation was answered, and where the engine keeps its answer.
 #[derive(Debug, Clone)]

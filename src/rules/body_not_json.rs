@@ -1,8 +1,8 @@
 //! `body-not-json`: a body whose `Content-Type` is JSON but which is not valid JSON.
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, JsonBody};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct BodyNotJson;

@@ -1,9 +1,9 @@
 //! `capture-incomplete`: bytes the capture does not hold or cannot show, reported where
 //! they go missing; nothing after them is guessed.
 
+use crate::finding::{Finding, Severity};
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct CaptureIncomplete;

@@ -1,8 +1,8 @@
 //! `capture-syntax`: bytes that should be an HTTP/1.x message but cannot be read as one.
 
+use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct CaptureSyntax;

@@ -3,10 +3,10 @@
 //! so its absence is not reported, except under `tck`, which grades the card as the test
 //! kit does (`kit_grades`).
 
+use crate::finding::{Finding, Severity};
 use crate::input::capture::Message;
 use crate::protocol::classify::{Binding, ExchangeView, MessageView};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct CardCacheHeaders;

@@ -4,9 +4,9 @@
 //! and an origin server answers a GET with 304; A2A §8.6.1 asks servers for the `ETag`
 //! exactly so that clients can revalidate the card this way.
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct CardNotModifiedIgnored;

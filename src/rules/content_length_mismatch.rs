@@ -1,9 +1,9 @@
 //! `content-length-mismatch`: `Content-Length` disagrees with the body bytes the capture
 //! holds before the next message.
 
+use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ContentLengthMismatch;

@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, MessageView};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ContentTypeErrorMisuse;

@@ -1,8 +1,8 @@
 //! `detail-missing-type`: an element of `error.details` / `error.data` with no `@type`, or
 //! a gRPC Status detail whose `Any` has an empty type URL.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct DetailMissingType;

@@ -1,7 +1,7 @@
 //! `duplicate-error-info`: more than one ErrorInfo in one error.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct DuplicateErrorInfo;

@@ -1,8 +1,8 @@
 //! `error-body-not-json`: an error on an A2A operation whose body is not JSON (a framework's
 //! HTML or text page), so no client can read a reason from it.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ExchangeView, JsonBody};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorBodyNotJson;

@@ -1,9 +1,9 @@
 //! `error-content-type`: an HTTP+JSON error whose media type is not what the profile asks.
 
+use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorContentType;

@@ -1,8 +1,8 @@
 //! `error-info-domain`: an ErrorInfo on an A2A error whose domain is not `a2a-protocol.org`.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorInfoDomain;

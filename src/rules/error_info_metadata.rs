@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView, kind_of};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorInfoMetadata;

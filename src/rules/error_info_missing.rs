@@ -1,7 +1,7 @@
 //! `error-info-missing`: an A2A error with no `google.rpc.ErrorInfo` detail.
 
+use crate::finding::{Finding, Severity};
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorInfoMissing;

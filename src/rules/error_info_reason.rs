@@ -1,10 +1,10 @@
 //! `error-info-reason`: an ErrorInfo reason that is not UPPER_SNAKE_CASE, or not a known
 //! reason in the A2A domain; suggests the nearest known one.
 
+use crate::finding::Finding;
+use crate::finding::suggest::nearest_reason;
 use crate::protocol::classify::{ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
-use crate::rules::suggest::nearest_reason;
 use crate::rules::{Rule, RuleId};
 
 pub struct ErrorInfoReason;

@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value};
 
+use crate::finding::Finding;
 use crate::input::capture::Header;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, MessageView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct GrpcStatusDetailsMismatch;

@@ -2,9 +2,9 @@
 //! that is not the profile's gRPC status for the reason, or (HTTP+JSON) that disagrees
 //! with the HTTP status.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct GrpcStatusMismatch;

@@ -2,10 +2,10 @@
 //! server's doing rather than the client's or the capture's (gRPC over HTTP/2: every
 //! response ends with Trailers, or is Trailers-Only).
 
+use crate::finding::Finding;
 use crate::input::capture::{Closed, Ending, Exchange, Message};
 use crate::input::source::Label;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct GrpcStatusMissing;

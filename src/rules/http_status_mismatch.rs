@@ -1,8 +1,8 @@
 //! `http-status-mismatch`: an HTTP+JSON A2A error whose HTTP status is not the profile's
 //! status for its reason (A2A §5.4).
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct HttpStatusMismatch;

@@ -1,7 +1,7 @@
 //! `invalid-request-code`: an invalid JSON-RPC Request answered with a code other than -32600.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, InvalidRequest};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct InvalidRequestCode;

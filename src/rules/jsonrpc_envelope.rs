@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{
     Binding, ExchangeView, MessageView, RequestId, kind_of, looks_like_response,
 };
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcEnvelope;

@@ -1,7 +1,7 @@
 //! `jsonrpc-error-http-status`: a JSON-RPC error body sent with an HTTP status other than 200.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcErrorHttpStatus;

@@ -1,7 +1,7 @@
 //! `jsonrpc-id-mismatch`: the response `id` differs from the request `id`.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, RequestId, looks_like_response};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcIdMismatch;

@@ -1,9 +1,9 @@
 //! `jsonrpc-standard-message`: a standard JSON-RPC code with a message other than its
 //! standard text (A2A §9.5).
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcStandardMessage;

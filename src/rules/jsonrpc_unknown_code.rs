@@ -1,8 +1,8 @@
 //! `jsonrpc-unknown-code`: an `error.code` in a reserved range that names no error.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct JsonrpcUnknownCode;

@@ -1,8 +1,8 @@
 //! `legacy-jsonrpc-method`: an A2A 0.3 method name in traffic that declares A2A 1.x.
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, MethodName, method_name};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct LegacyJsonrpcMethod;

@@ -1,8 +1,8 @@
 //! `legacy-protocol`: an exchange shaped as A2A 0.3. Rules that hold only for 1.0 are
 //! skipped for it.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ExchangeView, Generation};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct LegacyProtocol;

@@ -1,9 +1,9 @@
 //! `message-text-mismatch`: an error message that reads as a different A2A error than its
 //! code or reason says.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::{A2aError, Known, table};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct MessageTextMismatch;

@@ -23,7 +23,6 @@ mod error_info_metadata;
 mod error_info_missing;
 mod error_info_reason;
 mod field_violation_path;
-pub mod finding;
 mod grpc_status_details_mismatch;
 mod grpc_status_mismatch;
 mod grpc_status_missing;
@@ -44,15 +43,12 @@ mod request_content_type;
 mod rest_code_mismatch;
 mod rest_error_shape;
 mod retry_new_message_id;
-pub mod rule_id;
-pub mod run_level;
 mod secret_in_capture;
 mod stream_closed_early;
 mod stream_event_not_json;
 mod stream_event_order;
 mod stream_event_shape;
 mod success_content_type;
-pub(crate) mod suggest;
 mod task_existence_leak;
 mod undecodable_body;
 mod unpaired_message;
@@ -60,11 +56,11 @@ mod unsupported_operation_ambiguous;
 pub mod unsupported_version_accepted;
 mod version_header_missing;
 
-pub use crate::rules::rule_id::{Group, RuleId};
+pub use crate::finding::rule_id::{Group, RuleId};
 
+use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
 /// its own id only. Override whichever hook fits: the problems the reader met in the
@@ -91,7 +87,7 @@ pub trait Rule: Sync {
 /// engine reports it (`suppress.rs`), since only the engine knows what was silenced; nor
 /// are the run-level `binding-divergence` (`binding_divergence::check_run`) and
 /// `card-contradicted` (`card_contradicted::check_run`), which the engine runs over the
-/// whole run (`lint::check_run`, through [`run_level`]).
+/// whole run (`lint::Run`, through [`crate::finding::run_level`]).
 pub fn all() -> &'static [&'static dyn Rule] {
     &[
         &capture_syntax::CaptureSyntax,

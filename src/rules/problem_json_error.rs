@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ExchangeView, problem_members};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ProblemJsonError;

@@ -1,8 +1,8 @@
 //! `reason-code-mismatch`: the JSON-RPC code and the ErrorInfo reason name different errors.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct ReasonCodeMismatch;

@@ -1,8 +1,8 @@
 //! `request-content-type`: a request body sent with a media type the binding does not use.
 
+use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct RequestContentType;

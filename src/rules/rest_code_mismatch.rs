@@ -1,7 +1,7 @@
 //! `rest-code-mismatch`: an HTTP+JSON `error.code` that differs from the status line.
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct RestCodeMismatch;

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Doc, ExchangeView, problem_members};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct RestErrorShape;

@@ -1,8 +1,8 @@
 //! `retry-new-message-id`: a send retried after a retryable failure with the same content
 //! but a new `messageId`, so the agent cannot tell it is a duplicate (A2A §3.3.1).
 
+use crate::finding::Finding;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct RetryNewMessageId;

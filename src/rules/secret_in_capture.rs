@@ -1,11 +1,11 @@
 //! `secret-in-capture`: a credential stored in the capture (a credential header, a push
 //! config token or credentials, a JWT in a body). Its value is never printed.
 
+use crate::finding::Finding;
 use crate::input::capture::Message;
 use crate::input::secrets;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, MessageView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct SecretInCapture;

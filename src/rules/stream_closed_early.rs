@@ -7,9 +7,9 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, EventView, ExchangeView, Generation, Operation};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct StreamClosedEarly;

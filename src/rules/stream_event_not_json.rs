@@ -1,8 +1,8 @@
 //! `stream-event-not-json`: an SSE `data:` payload in an A2A stream that is not JSON.
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, JsonBody};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct StreamEventNotJson;

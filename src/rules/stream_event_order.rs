@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, EventView, ExchangeView, Generation};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct StreamEventOrder;

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, RequestId};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct StreamEventShape;

@@ -2,10 +2,10 @@
 //! not the one its binding and the profile ask for (A2A §9.1, §11.1, streams §9.4.2,
 //! §11.7).
 
+use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, Operation};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct SuccessContentType;

@@ -1,8 +1,8 @@
 //! `task-existence-leak`: a task-scoped operation answered with 403 / PERMISSION_DENIED,
 //! which tells a caller that a task it may not see exists (A2A §3.3.2, §13.1).
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct TaskExistenceLeak;

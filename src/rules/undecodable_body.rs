@@ -1,8 +1,8 @@
 //! `undecodable-body`: a `Content-Encoding` that fails to decode or is unknown.
 
+use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct UndecodableBody;

@@ -1,9 +1,9 @@
 //! `unpaired-message`: a request with no response, or a response with no request.
 
+use crate::finding::{Finding, Severity};
 use crate::input::capture::{Ending, Message};
 use crate::input::source::Label;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 pub struct UnpairedMessage;

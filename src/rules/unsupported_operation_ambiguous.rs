@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 /// ErrorInfo metadata keys that SDKs add to every error (a2a-go, a2a-rust: `timestamp`).

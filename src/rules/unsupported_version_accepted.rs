@@ -9,10 +9,10 @@ use serde_json::Value;
 
 pub use cards::{RunVersions, VersionFacts};
 
+use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
 use crate::protocol::table::table;
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct UnsupportedVersionAccepted;

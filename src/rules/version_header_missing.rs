@@ -1,8 +1,8 @@
 //! `version-header-missing`: a 1.0-shaped request with no `A2A-Version`, which the server
 //! must read as 0.3 (A2A §3.6.2).
 
+use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
-use crate::rules::finding::Finding;
 use crate::rules::{Rule, RuleId};
 
 pub struct VersionHeaderMissing;

@@ -1,7 +1,7 @@
 //! Which rules run for a file and at what severity, after configuration and flags.
 
+use crate::finding::Severity;
 use crate::rules::RuleId;
-use crate::rules::finding::Severity;
 
 /// One rule's setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

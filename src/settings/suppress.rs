@@ -2,9 +2,9 @@
 //! before an exchange silences those rules for it; `# a2alint: ignore-file[rule]` before
 //! the first message silences them for the whole file.
 
+use crate::finding::Finding;
 use crate::input::source::Span;
 use crate::rules::RuleId;
-use crate::rules::finding::Finding;
 
 /// What a directive covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

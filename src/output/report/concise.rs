@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use owo_colors::OwoColorize;
 
+use crate::finding::Severity;
 use crate::output::FileReport;
 use crate::output::report::{Reporter, Summary};
-use crate::rules::finding::Severity;
 
 pub struct Concise<'w> {
     color: bool,

@@ -7,12 +7,12 @@ use std::fmt::Write as _;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 
+use crate::finding::Severity;
 use crate::input::repo_root;
 use crate::output::FileReport;
 use crate::output::report::spool::Spool;
 use crate::output::report::{Context, Reporter, Summary};
 use crate::output::resolve::Diagnostic;
-use crate::rules::finding::Severity;
 
 /// GitHub renders at most this many error and this many warning annotations per step.
 const SHOWN_PER_STEP: usize = 10;

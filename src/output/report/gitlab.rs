@@ -8,12 +8,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::finding::Severity;
 use crate::output::FileReport;
 use crate::output::report::github::display_path;
 use crate::output::report::stream::{Elements, cut};
 use crate::output::report::{Context, Reporter, Summary};
 use crate::output::resolve::Diagnostic;
-use crate::rules::finding::Severity;
 
 /// Issues are written as they come; what is kept is the fingerprints given so far.
 pub struct Gitlab<'w> {

@@ -9,10 +9,10 @@ use miette::{
     SourceCode, SourceSpan, SpanContents,
 };
 
+use crate::finding::Severity;
 use crate::output::FileReport;
 use crate::output::report::{Reporter, Summary};
 use crate::output::resolve::{Diagnostic, Snippet};
-use crate::rules::finding::Severity;
 
 /// Output width; fixed so output does not depend on the terminal it was captured in.
 const WIDTH: usize = 100;

@@ -14,6 +14,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::finding::Severity;
 use crate::input::repo_root::{self, Located, encode_uri, file_uri};
 use crate::output::FileReport;
 use crate::output::report::gitlab::{Occurrences, identity};
@@ -23,7 +24,6 @@ use crate::output::report::stream::{Elements, cut};
 use crate::output::report::{Context, Reporter, Summary};
 use crate::output::resolve::Diagnostic;
 use crate::rules::RuleId;
-use crate::rules::finding::Severity;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

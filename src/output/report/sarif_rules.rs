@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::finding::Severity;
 use crate::output::report::sarif::{REPOSITORY, Text, level};
-use crate::rules::finding::Severity;
 use crate::rules::{Group, RuleId};
 
 /// GitHub shows at most 1024 characters of a rule's full description (§3.2).

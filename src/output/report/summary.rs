@@ -3,9 +3,9 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::finding::Severity;
 use crate::output::FileReport;
 use crate::output::resolve::Diagnostic;
-use crate::rules::finding::Severity;
 
 /// Counts for the summary line.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

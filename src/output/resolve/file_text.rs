@@ -2,12 +2,12 @@
 //! Labels become line-and-column locations there, close ones share a window, and a label
 //! in a decoded body is shown in that body.
 
+use crate::finding::Finding;
 use crate::input::capture::{Exchange, Side};
 use crate::input::source::{Label, Target};
 use crate::input::source::{LineIndex, Span};
 use crate::output::resolve::snippet::{Snippet, SourceText};
 use crate::output::resolve::{Location, SAME_WINDOW_LINES, mask_text};
-use crate::rules::finding::Finding;
 
 /// The capture file being resolved (or the text view of a wire exchange).
 pub(super) struct FileText<'a> {

@@ -14,6 +14,7 @@ use crate::output::resolve::har_text::{Lines, first_byte};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::finding::Finding;
 use crate::input::capture::Side;
 use crate::input::capture::har::{Layout, Member, NOT_IN_VALUE, Piece};
 use crate::input::json_span::{locate_key, locate_value};
@@ -21,7 +22,6 @@ use crate::input::source::Span;
 use crate::input::source::{Label, Target};
 use crate::output::resolve::Location;
 use crate::output::resolve::snippet::Snippet;
-use crate::rules::finding::Finding;
 
 mod scan;
 mod window;

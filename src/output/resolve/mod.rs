@@ -16,10 +16,10 @@ pub use har_map::har_file_span;
 pub use mask::masked_line;
 pub use snippet::{Snippet, SnippetLabel};
 
+use crate::finding::{Finding, Severity};
 use crate::input::capture::Exchange;
 use crate::input::source::{LineCol, LineIndex, Span};
 use crate::rules::RuleId;
-use crate::rules::finding::{Finding, Severity};
 use file_text::FileText;
 use har_map::HarMap;
 use wire_map::WireMap;

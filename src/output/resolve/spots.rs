@@ -3,8 +3,8 @@
 //! only): the few a rule reports or names are found by linting the file again, which
 //! numbers them the same way. So a run's facts stay small however many files it has.
 
+use crate::finding::run_level::{Place, Spot};
 use crate::output::resolve::{Diagnostic, Location};
-use crate::rules::run_level::{Place, Spot};
 
 /// What the engine keeps at one spot.
 #[derive(Debug)]

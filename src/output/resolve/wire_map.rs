@@ -4,6 +4,7 @@
 //! the connection and the HTTP/2 stream. Problems about frames themselves (a hole in a
 //! stream, TLS) carry spans of the file and are placed on their frame.
 
+use crate::finding::Finding;
 use crate::input::capture::Exchange;
 use crate::input::capture::wire::{Connection, TextOrigin, WireExchange, unshift_file_span};
 use crate::input::source::{Label, Target};
@@ -11,7 +12,6 @@ use crate::input::source::{LineCol, LineIndex, Span};
 use crate::output::resolve::file_text::FileText;
 use crate::output::resolve::snippet::{Snippet, SourceText};
 use crate::output::resolve::{FramePlace, Location, mask_text};
-use crate::rules::finding::Finding;
 
 pub struct WireMap<'r> {
     path: &'r str,

@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use super::{Authority, Capability};
+use crate::finding::run_level::Spot;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::run_level::Spot;
 use crate::rules::unsupported_version_accepted::Version;
 
 /// One agent card read in the run.

@@ -5,7 +5,7 @@
 
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
-use crate::rules::run_level::{Place, Places, RunFinding, Spot};
+use crate::finding::run_level::{Place, Places, RunFinding, Spot};
 
 /// What one file leaves for the judgement: its cards, and the first claim of each kind
 /// it made, kept by the engine.

@@ -7,9 +7,9 @@ mod cards;
 mod judge;
 mod run;
 
+use crate::finding::{Finding, Severity};
 use crate::protocol::classify::{Binding, ErrorView, ExchangeView, MessageView, Operation};
 use crate::rules::RuleId;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::unsupported_version_accepted::Version;
 
 pub use cards::Card;

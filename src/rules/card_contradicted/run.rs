@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::cards::Card;
 use super::judge::{CardFacts, Claim, Read, Verdict, judge};
 use super::{Authority, Claimed};
-use crate::rules::run_level::{Places, RunFinding, Spot};
+use crate::finding::run_level::{Places, RunFinding, Spot};
 
 /// What a claim is judged by: the verdict depends on nothing else.
 type ClaimKey = (Claimed, Authority, Option<String>);

@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
+use crate::finding::{Finding, Severity};
 use crate::protocol::classify::{Binding, ExchangeView, Generation, MessageView, Operation};
 use crate::protocol::profile::Profile;
-use crate::rules::finding::{Finding, Severity};
 use crate::rules::{Rule, RuleId};
 
 mod interfaces;

@@ -9,9 +9,9 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{Declared, Version, accepted, finding, shaped_major};
+use crate::finding::Finding;
+use crate::finding::run_level::{Places, RunFinding, Spot};
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::finding::Finding;
-use crate::rules::run_level::{Places, RunFinding, Spot};
 
 /// Which interface a request reached: its authority (`host[:port]`) and binding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
+use crate::finding::Severity;
 use crate::output::resolve::Diagnostic;
 use crate::rules::RuleId;
-use crate::rules::finding::Severity;
 use crate::settings::rule_set::{RuleLevel, RuleSet};
 use file::ConfigFile;
 
@@ -335,11 +335,11 @@ pub enum FailOn {
 }
 
 impl FailOn {
-    pub fn threshold(self) -> crate::rules::finding::Severity {
+    pub fn threshold(self) -> crate::finding::Severity {
         match self {
-            FailOn::Error => crate::rules::finding::Severity::Error,
-            FailOn::Warning => crate::rules::finding::Severity::Warning,
-            FailOn::Info => crate::rules::finding::Severity::Info,
+            FailOn::Error => crate::finding::Severity::Error,
+            FailOn::Warning => crate::finding::Severity::Warning,
+            FailOn::Info => crate::finding::Severity::Info,
         }
     }
 }

@@ -172,10 +172,10 @@ fn marks(capture: &FileCapture<'_>, v: &Visited<'_>, own: &[(usize, &Diagnostic)
     marks
 }
 
-fn rank(severity: crate::rules::finding::Severity) -> u8 {
+fn rank(severity: crate::finding::Severity) -> u8 {
     match severity {
-        crate::rules::finding::Severity::Error => 0,
-        crate::rules::finding::Severity::Warning => 1,
-        crate::rules::finding::Severity::Info => 2,
+        crate::finding::Severity::Error => 0,
+        crate::finding::Severity::Warning => 1,
+        crate::finding::Severity::Info => 2,
     }
 }

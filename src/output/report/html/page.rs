@@ -40,12 +40,12 @@ pub fn head() -> String {
 
 /// A file's section up to its explorer: heading, counts, findings.
 pub fn file_start(out: &mut String, file: usize, report: &FileReport) {
-    let count = |severity: crate::rules::finding::Severity| {
+    let count = |severity: crate::finding::Severity| {
         (report.diagnostics.iter())
             .filter(|d| d.severity == severity)
             .count()
     };
-    use crate::rules::finding::Severity::{Error, Info, Warning};
+    use crate::finding::Severity::{Error, Info, Warning};
     let open = if report.diagnostics.is_empty() {
         ""
     } else {

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::finding::Severity;
 use crate::output::report::Summary;
 use crate::output::report::html::escape::{attr, prose, text};
 use crate::output::report::html::findings::rule_anchor;
@@ -12,7 +13,6 @@ use crate::output::report::html::text::masked;
 use crate::output::resolve::Diagnostic;
 use crate::protocol::inspect::{self, ErrorDetail, Row, Visited};
 use crate::rules::RuleId;
-use crate::rules::finding::Severity;
 
 /// An error's examples by binding, keyed by the binding's place in the matrix and name.
 type ByBinding = BTreeMap<(usize, &'static str), Example>;

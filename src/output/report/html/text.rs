@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use crate::finding::Severity;
 use crate::input::secrets;
 use crate::output::report::html::escape;
-use crate::rules::finding::Severity;
 
 /// A message longer than this is shown up to here, with a note of what was left out.
 pub const MAX_SHOWN_BYTES: usize = 64 * 1024;

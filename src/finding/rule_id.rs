@@ -1,6 +1,6 @@
 //! The one list of rules: each rule's id, slug, group, default severity and embedded doc.
 
-use crate::rules::finding::Severity;
+use crate::finding::Severity;
 
 /// The family a rule belongs to, as in the rule catalogue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,16 @@
-//! What a rule reports: a rule id, a severity, a message, one primary label, optional
-//! related labels and help. Positions stay byte spans until `resolve` turns them into lines.
+//! What rules report, and what names them: a finding (a rule id, a severity, a message,
+//! one primary label, optional related labels and help; positions stay byte spans until
+//! `resolve` turns them into lines), the rule ids (`rule_id`), suggestions for misspelt
+//! names (`suggest`), and what run-level rules share with the engine (`run_level`).
+
+pub mod rule_id;
+pub mod run_level;
+pub(crate) mod suggest;
 
 use std::fmt;
 
+use crate::finding::rule_id::RuleId;
 use crate::input::source::Label;
-use crate::rules::RuleId;
 
 /// How much a finding matters. Ordered: `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

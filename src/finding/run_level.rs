@@ -2,7 +2,7 @@
 //! a [`Spot`] the engine placed (or will place) for it, and it answers with
 //! [`RunFinding`]s that the engine turns into diagnostics after the run.
 
-use crate::rules::RuleId;
+use crate::finding::rule_id::RuleId;
 
 /// The rules that judge a whole run, the only ones that keep spots.
 pub const RUN_LEVEL_RULES: [RuleId; 3] = [
