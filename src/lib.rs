@@ -73,6 +73,6 @@ pub mod rules;
 pub mod settings;
 
 pub use commands::run;
-pub use lint::{Options, lint_inputs, lint_source};
+pub use lint::{Options, lint_source};
 pub use output::FileReport;
 pub use protocol::profile::Profile;

@@ -13,8 +13,6 @@ pub use live::lint_live;
 pub use ordered::lint_in_order;
 pub use run::{Relint, Run, check_linted_run};
 
-use rayon::prelude::*;
-
 use crate::input::capture::Kind;
 use crate::input::walk::{Input, InputError};
 use crate::output::FileReport;
@@ -66,27 +64,8 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
     }
 }
 
-/// Reads and lints every input on the current rayon pool; the output is in input order.
-/// Each file's bytes are dropped as soon as it is linted. `options_for` gives each file's
-/// options (configuration overrides differ per file). `check` streams instead
-/// ([`lint_in_order`]); this is for callers that want every report at once.
-pub fn lint_inputs(
-    inputs: &[Input],
-    options_for: &(dyn Fn(&str) -> Options + Sync),
-    on_done: &(dyn Fn() + Sync),
-    max_bytes: u64,
-) -> Vec<Result<FileReport, InputError>> {
-    inputs
-        .par_iter()
-        .map(|input| {
-            let linted = lint_input(input, options_for, max_bytes);
-            on_done();
-            linted
-        })
-        .collect()
-}
-
-/// Reads and lints one input.
+/// Reads and lints one input of a run; a file's run-level spots are left to a second
+/// pass (`Run`), standard input's resolved at once.
 fn lint_input(
     input: &Input,
     options_for: &(dyn Fn(&str) -> Options + Sync),
