@@ -6,8 +6,8 @@ use crate::finding::run_level::Spot;
 use crate::finding::{Anchor, Finding};
 use crate::input::capture::wire::{Connection, WireExchange};
 use crate::input::capture::{EntryText, Exchange, ReadProblem, StartLine};
-use crate::lint::Options;
 use crate::lint::run;
+use crate::lint::{Defer, Options};
 use crate::output::FileReport;
 use crate::output::resolve::Resolver;
 use crate::output::resolve::spots::{Placed, Spots};
@@ -34,8 +34,8 @@ pub(super) struct FileLint<'r> {
     options: &'r Options,
     enabled: Vec<&'static dyn Rule>,
     resolver: Resolver<'r>,
-    /// Leave the answers `binding-divergence` may report unresolved (see `Outcome::pending`).
-    defer: bool,
+    /// What is kept as a number only, for the run to lint the file again if it needs it.
+    defer: Defer,
     file_directives: Vec<Directive>,
     misplaced: Vec<Directive>,
     suppressed: usize,
@@ -54,7 +54,7 @@ impl<'r> FileLint<'r> {
         path: &'r str,
         options: &'r Options,
         resolver: Resolver<'r>,
-        defer: bool,
+        defer: Defer,
     ) -> Self {
         FileLint {
             path,
@@ -137,7 +137,7 @@ impl<'r> FileLint<'r> {
             && let Some(why) = entry.failure
             && exchange.response.is_none()
         {
-            note_failure(&mut self.findings, why);
+            super::har::note_failure(&mut self.findings, why);
         }
         self.findings.extend(extra);
         // Built only for an exchange with something to report: clean traffic never pays.
@@ -155,7 +155,7 @@ impl<'r> FileLint<'r> {
                 // JSON-RPC one is only named by its line.
                 let as_ = match binding {
                     Binding::JsonRpc => Keep::Named,
-                    _ => Keep::Reported,
+                    _ => Keep::Answer,
                 };
                 self.keep(finding, exchange, unit, as_)
             });
@@ -208,7 +208,8 @@ impl<'r> FileLint<'r> {
         unit: Unit<'_>,
         directives: &mut [Directive],
     ) {
-        let (resolver, spots, defer) = (&mut self.resolver, &mut self.spots, self.defer);
+        let (resolver, spots) = (&mut self.resolver, &mut self.spots);
+        let defer = self.defer == Defer::All;
         let mut place = |label| {
             if defer {
                 return spots.keep(None);
@@ -234,14 +235,14 @@ impl<'r> FileLint<'r> {
             {
                 continue;
             }
-            let spot = self.keep(held.remove(0), exchange, unit, Keep::Reported);
+            let spot = self.keep(held.remove(0), exchange, unit, Keep::Claim);
             self.cards.claim(claim, spot);
         }
     }
 
     /// Keeps `finding` for a run-level rule, which may report it or name its place: as
-    /// a number only when the run can lint the file again (`defer`) and the rule can
-    /// wait, else resolved now (to its line alone if it is only ever named).
+    /// a number only when the run can lint the file again and `defer` says so for its
+    /// kind, else resolved now (to its line alone if it is only ever named).
     fn keep(
         &mut self,
         finding: Finding,
@@ -249,13 +250,18 @@ impl<'r> FileLint<'r> {
         unit: Unit<'_>,
         as_: Keep,
     ) -> Spot {
-        if self.defer && as_ != Keep::Now {
+        let number_only = match as_ {
+            Keep::Named | Keep::Answer => self.defer != Defer::Nothing,
+            Keep::Claim => self.defer == Defer::All,
+            Keep::Now => false,
+        };
+        if number_only {
             return self.spots.keep(None);
         }
         enter(&mut self.resolver, unit);
         let placed = match as_ {
             Keep::Named => Placed::Line(self.resolver.primary_line(&finding, Some(exchange))),
-            Keep::Reported | Keep::Now => Placed::Diagnostic(Box::new(
+            Keep::Answer | Keep::Claim | Keep::Now => Placed::Diagnostic(Box::new(
                 self.resolver.resolve_one(&finding, Some(exchange)),
             )),
         };
@@ -310,7 +316,7 @@ impl<'r> FileLint<'r> {
             cards: self.cards,
             spots: {
                 // Linted again if the run needs them (see `spots`).
-                if self.defer {
+                if self.defer == Defer::All {
                     self.spots.forget();
                 }
                 self.spots
@@ -334,8 +340,10 @@ impl<'r> FileLint<'r> {
 enum Keep {
     /// Only named by its place (`binding-divergence`'s reference answers).
     Named,
-    /// Maybe reported at the end of the run.
-    Reported,
+    /// A task answer, maybe reported at the end of the run.
+    Answer,
+    /// A claim about an agent card, maybe reported at the end of the run.
+    Claim,
     /// Maybe reported at the end of the file: resolved now, while the file is at hand.
     Now,
 }
@@ -384,17 +392,5 @@ fn anchor_of(exchange: &Exchange<'_>, unit: Unit<'_>) -> Anchor {
             Unit::File | Unit::Wire(_) | Unit::Connection(_) => exchange.index,
         },
         key,
-    }
-}
-
-/// Says in an unanswered HAR entry's `unpaired-message` why the recorder saw no answer
-/// (its `_error`), so the reader can tell a refused connection from a lost response.
-fn note_failure(findings: &mut [Finding], why: &str) {
-    let why: String = why.chars().filter(|c| !c.is_control()).take(200).collect();
-    for finding in findings
-        .iter_mut()
-        .filter(|f| f.rule == rules::RuleId::UnpairedMessage)
-    {
-        finding.message = format!("{} (the HAR entry's `_error`: {why})", finding.message);
     }
 }

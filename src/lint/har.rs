@@ -7,13 +7,14 @@ use crate::input::capture::{
     EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry,
 };
 use crate::input::source::Label;
+use crate::lint::Defer;
 use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
 use crate::output::FileReport;
 use crate::output::resolve::{Resolver, har_file_span};
 use crate::rules::RuleId;
 
-pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: bool) -> FileReport {
+pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: Defer) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
     let mut lint = FileLint::new(path, options, resolver, defer);
     let log = for_each_entry(har, &mut |written| {
@@ -86,4 +87,16 @@ fn file_findings(har: &[u8], log: &HarLog, options: &Options) -> Vec<Finding> {
              {read}"
         )),
     ]
+}
+
+/// Says in an unanswered HAR entry's `unpaired-message` why the recorder saw no answer
+/// (its `_error`), so the reader can tell a refused connection from a lost response.
+pub(super) fn note_failure(findings: &mut [Finding], why: &str) {
+    let why: String = why.chars().filter(|c| !c.is_control()).take(200).collect();
+    for finding in findings
+        .iter_mut()
+        .filter(|f| f.rule == RuleId::UnpairedMessage)
+    {
+        finding.message = format!("{} (the HAR entry's `_error`: {why})", finding.message);
+    }
 }

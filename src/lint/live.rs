@@ -3,6 +3,7 @@
 use std::io;
 
 use crate::input::capture::wire::{LiveEvent, LiveReader};
+use crate::lint::Defer;
 use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
 use crate::lint::pcap::lint_exchange;
@@ -22,7 +23,7 @@ pub fn lint_live(
     mut each: Option<&mut dyn FnMut(FileReport) -> io::Result<()>>,
 ) -> io::Result<FileReport> {
     let resolver = Resolver::for_live_wire(path).identified_as(options.identity(path));
-    let mut lint = FileLint::new(path, options, resolver, false);
+    let mut lint = FileLint::new(path, options, resolver, Defer::Nothing);
     let mut reader = LiveReader::new();
     let mut failed: io::Result<()> = Ok(());
     let mut held = Vec::new();

@@ -57,12 +57,22 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
 /// `defer` ([`lint_source`] numbers them the same way). Resolving them up front cost a
 /// fifth of the run time on realistic traffic, and kept a few KiB per file to the end.
 fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
+    let defer = match defer {
+        false => Defer::Nothing,
+        true if bytes.len() > CLAIMS_NOW_ABOVE => Defer::Answers,
+        true => Defer::All,
+    };
     match Kind::of(path, bytes) {
         Kind::Http => http::lint_http(path, bytes, options, defer),
         Kind::Har => har::lint_har(path, bytes, options, defer),
         Kind::Pcap => pcap::lint_pcap(path, bytes, options),
     }
 }
+
+/// A file larger than this resolves its card claims at once rather than leave them to a
+/// second pass over it: a handful of diagnostics is less than linting it again, and
+/// large files are few (see `file::Defer`).
+const CLAIMS_NOW_ABOVE: usize = 256 << 10;
 
 /// Reads and lints one input of a run; a file's run-level spots are left to a second
 /// pass (`Run`), standard input's resolved at once.
@@ -94,4 +104,19 @@ fn lint_input(
                     .into(),
         })
     })
+}
+
+/// What a file keeps as a number only ([`crate::output::resolve::spots`]), for the run
+/// to lint it again if a run-level finding needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Defer {
+    /// Nothing: the input cannot be read again (standard input, a live capture), or the
+    /// caller wants every report complete.
+    Nothing,
+    /// Task answers only, which can be many; a card's members and the claims made of it,
+    /// a handful per file, are resolved now. For large files, where linting again costs
+    /// more than the few diagnostics kept.
+    Answers,
+    /// Everything.
+    All,
 }

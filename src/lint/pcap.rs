@@ -3,6 +3,7 @@
 
 use crate::input::capture::HttpReader;
 use crate::input::capture::wire::{WireExchange, read_pcap};
+use crate::lint::Defer;
 use crate::lint::Options;
 use crate::lint::file::{FileLint, Unit};
 use crate::output::FileReport;
@@ -12,7 +13,7 @@ pub(super) fn lint_pcap(path: &str, file: &[u8], options: &Options) -> FileRepor
     // Answers are resolved at once: finding a pcap exchange again would mean reading
     // the whole file again.
     let resolver = Resolver::for_wire(path, file).identified_as(options.identity(path));
-    let mut lint = FileLint::new(path, options, resolver, false);
+    let mut lint = FileLint::new(path, options, resolver, Defer::Nothing);
     let wire = read_pcap(file, &mut |exchange| lint_exchange(&mut lint, &exchange));
     // Findings about frames come last, once the reader has said where every frame is.
     lint.resolver().set_frames(wire.frame_starts());

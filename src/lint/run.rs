@@ -3,7 +3,7 @@
 //! findings at spots, which the engine places (linting a file again for spots it did not
 //! keep, once per file) and turns into each file's run-level diagnostics.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::finding::run_level::{Place, Places, RunFinding, Spot};
 use crate::output::FileReport;
@@ -58,6 +58,7 @@ impl Run {
         let mut places = RunPlaces {
             inputs: &self.inputs,
             held: self.held,
+            relinted: HashSet::new(),
             path_of,
             relint,
         };
@@ -105,6 +106,7 @@ pub fn diagnostics_in_file(
     let mut places = RunPlaces {
         inputs: &[0],
         held: HashMap::from([(0, spots)]),
+        relinted: HashSet::new(),
         path_of: &|_| path.to_string(),
         relint: &|inputs| inputs.iter().map(|_| None).collect(),
     };
@@ -118,16 +120,21 @@ struct RunPlaces<'a> {
     inputs: &'a [usize],
     /// Each file's spots, once held or linted again.
     held: HashMap<usize, Spots>,
+    /// The files linted again, which hold every spot.
+    relinted: HashSet<usize>,
     path_of: &'a dyn Fn(usize) -> String,
     relint: &'a Relint<'a>,
 }
 
 impl RunPlaces<'_> {
-    /// Lints again each file of `files` that holds nothing yet, all at once; once per
-    /// file: a file that cannot be read again holds nothing.
-    fn hold(&mut self, files: impl Iterator<Item = usize>) {
-        let mut missing: Vec<usize> = files
-            .filter(|f| *f < self.inputs.len() && !self.held.contains_key(f))
+    /// Lints again, all at once, each file that does not hold one of `wanted`; once per
+    /// file (the second pass resolves every spot): a file that cannot be read again holds
+    /// nothing.
+    fn hold(&mut self, wanted: impl Iterator<Item = (usize, Spot)>) {
+        let mut missing: Vec<usize> = wanted
+            .filter(|&(file, _)| file < self.inputs.len() && !self.relinted.contains(&file))
+            .filter(|&(file, spot)| self.held.get(&file).and_then(|s| s.get(spot)).is_none())
+            .map(|(file, _)| file)
             .collect();
         missing.sort_unstable();
         missing.dedup();
@@ -137,19 +144,24 @@ impl RunPlaces<'_> {
         let inputs: Vec<usize> = missing.iter().map(|&f| self.inputs[f]).collect();
         for (file, spots) in missing.into_iter().zip((self.relint)(&inputs)) {
             self.held.insert(file, spots.unwrap_or_default());
+            self.relinted.insert(file);
         }
     }
 
     /// What file `file` holds at `spot` ([`Self::hold`] it first).
     fn placed(&mut self, file: usize, spot: Spot) -> Option<&Placed> {
-        self.hold(std::iter::once(file));
+        self.hold(std::iter::once((file, spot)));
         self.held.get(&file)?.get(spot)
     }
 
     /// The diagnostic of each finding, at its file: the finding kept at its spot, with the
     /// rule's message. A spot that cannot be placed (its file is gone) gives none.
     fn diagnostics(&mut self, found: &[RunFinding]) -> Vec<(usize, Diagnostic)> {
-        self.hold(found.iter().map(|f| f.file));
+        self.hold((found.iter()).flat_map(|f| {
+            std::iter::once(f.spot)
+                .chain(f.related.iter().copied())
+                .map(move |spot| (f.file, spot))
+        }));
         let mut out = Vec::with_capacity(found.len());
         for finding in found {
             let Some(Placed::Diagnostic(base)) = self.placed(finding.file, finding.spot) else {
@@ -183,7 +195,7 @@ impl Places for RunPlaces<'_> {
     }
 
     fn places(&mut self, wanted: &[(usize, Spot)]) -> Vec<Option<Place>> {
-        self.hold(wanted.iter().map(|&(file, _)| file));
+        self.hold(wanted.iter().copied());
         (wanted.iter())
             .map(|&(file, spot)| self.placed(file, spot).map(Placed::place))
             .collect()
