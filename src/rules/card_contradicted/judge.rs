@@ -69,14 +69,14 @@ pub(super) struct Verdict {
 }
 
 impl Verdict {
+    /// The finding at `at` in file `file`, whose answer `more` later answers repeated.
     pub(super) fn finding(
         self,
-        file: usize,
-        claim: &Claim,
+        (file, at, more): (usize, Spot, usize),
         card_at: Option<Place>,
         places: &dyn Places,
     ) -> RunFinding {
-        let more = match claim.more {
+        let more = match more {
             0 => String::new(),
             1 => "; 1 more answer in this file did the same".to_string(),
             n => format!("; {n} more answers in this file did the same"),
@@ -95,7 +95,7 @@ impl Verdict {
         };
         RunFinding {
             file,
-            spot: claim.at,
+            spot: at,
             message: format!("{} ({place}){more}", self.message),
             help: Some(self.help),
             related: same_file.then_some(self.card_at).into_iter().collect(),

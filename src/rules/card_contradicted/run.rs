@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::cards::Card;
-use super::judge::{CardFacts, Claim, Read, Verdict, judge};
+use super::judge::{CardFacts, Read, Verdict, judge};
 use super::{Authority, Claimed};
 use crate::finding::run_level::{Places, RunFinding, Spot};
 
@@ -21,7 +21,16 @@ pub struct RunCards {
     keys: Vec<ClaimKey>,
     key_of: HashMap<ClaimKey, u32>,
     /// Every file's claims, in file order.
-    claims: Vec<(usize, u32, Claim)>,
+    claims: Vec<RunClaim>,
+}
+
+/// One file's claim, as small as it can be: a run holds one per kind of claim per file.
+#[derive(Debug)]
+struct RunClaim {
+    file: u32,
+    key: u32,
+    more: u32,
+    at: Spot,
 }
 
 impl RunCards {
@@ -39,12 +48,12 @@ impl RunCards {
             if id == next {
                 self.keys.push(key);
             }
-            // The declared version is in the key: the claim keeps none of its own.
-            let claim = Claim {
-                declared: None,
-                ..claim
-            };
-            self.claims.push((file, id, claim));
+            self.claims.push(RunClaim {
+                file: u32::try_from(file).unwrap_or(u32::MAX),
+                key: id,
+                more: u32::try_from(claim.more).unwrap_or(u32::MAX),
+                at: claim.at,
+            });
         }
     }
 
@@ -60,25 +69,27 @@ impl RunCards {
         // an authority, and the verdict on a claim, are found once each.
         let mut governing_of: HashMap<&Authority, Vec<&Read<'_>>> = HashMap::new();
         let mut verdicts: Vec<Option<Option<Verdict>>> = vec![None; self.keys.len()];
-        let mut contradicted: Vec<(usize, &Claim, Verdict)> = Vec::new();
-        for (file, id, claim) in &self.claims {
-            let verdict = verdicts[*id as usize].get_or_insert_with(|| {
-                let (claimed, authority, declared) = &self.keys[*id as usize];
+        let mut contradicted: Vec<((usize, Spot, usize), Verdict)> = Vec::new();
+        for claim in &self.claims {
+            let id = claim.key as usize;
+            let verdict = verdicts[id].get_or_insert_with(|| {
+                let (claimed, authority, declared) = &self.keys[id];
                 let governing = governing_of
                     .entry(authority)
                     .or_insert_with(|| read.iter().filter(|r| r.card.governs(authority)).collect());
                 judge(claimed, authority, declared.as_deref(), governing)
             });
             if let Some(verdict) = verdict {
-                contradicted.push((*file, claim, verdict.clone()));
+                let at = (claim.file as usize, claim.at, claim.more as usize);
+                contradicted.push((at, verdict.clone()));
             }
         }
         let wanted: Vec<(usize, Spot)> = (contradicted.iter())
-            .map(|(_, _, v)| (v.card_file, v.card_at))
+            .map(|(_, v)| (v.card_file, v.card_at))
             .collect();
         let cards_at = places.places(&wanted);
         (contradicted.into_iter().zip(cards_at))
-            .map(|((file, claim, verdict), at)| verdict.finding(file, claim, at, &*places))
+            .map(|((at, verdict), card_at)| verdict.finding(at, card_at, &*places))
             .collect()
     }
 }

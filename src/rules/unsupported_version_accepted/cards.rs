@@ -125,12 +125,13 @@ pub struct RunVersions {
     claims: Vec<RunClaim>,
 }
 
-/// A file's waiting claim: its key by number.
+/// A file's waiting claim, its key by number: a run holds one per interface and version
+/// per file, so it is kept small.
 #[derive(Debug)]
 struct RunClaim {
-    file: usize,
+    file: u32,
     key: u32,
-    more: usize,
+    more: u32,
     at: Spot,
 }
 
@@ -154,9 +155,9 @@ impl RunVersions {
                 self.keys.push(name);
             }
             self.claims.push(RunClaim {
-                file,
+                file: u32::try_from(file).unwrap_or(u32::MAX),
                 key,
-                more: claim.more,
+                more: u32::try_from(claim.more).unwrap_or(u32::MAX),
                 at: claim.at,
             });
         }
@@ -178,10 +179,16 @@ impl RunVersions {
             let ((interface, version), declared) = &self.keys[claim.key as usize];
             let waiting = Claim {
                 declared: declared.clone(),
-                more: claim.more,
+                more: claim.more as usize,
                 at: claim.at,
             };
-            found.extend(judged(claim.file, interface, version, &waiting, &listed));
+            found.extend(judged(
+                claim.file as usize,
+                interface,
+                version,
+                &waiting,
+                &listed,
+            ));
         }
         found
     }
