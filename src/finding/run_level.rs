@@ -2,6 +2,9 @@
 //! a [`Spot`] the engine placed (or will place) for it, and it answers with
 //! [`RunFinding`]s that the engine turns into diagnostics after the run.
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use crate::finding::rule_id::RuleId;
 
 /// The rules that judge a whole run, the only ones that keep spots.
@@ -46,4 +49,80 @@ pub trait Places {
     /// Where each of `wanted` (file, spot) is; `None` when it cannot be told (its file
     /// could not be read again). Asked all at once: a spot may need its file read again.
     fn places(&mut self, wanted: &[(usize, Spot)]) -> Vec<Option<Place>>;
+}
+
+/// Every file's claims of one run-level rule, as the run gathers them: each distinct key
+/// (what the judgement depends on) once, and per claim 16 bytes, since a run holds a few
+/// per file.
+#[derive(Debug)]
+pub struct RunClaims<K> {
+    keys: Vec<K>,
+    key_of: HashMap<K, u32>,
+    claims: Vec<Packed>,
+}
+
+/// A [`RunClaim`] as it is held.
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    file: u32,
+    key: u32,
+    more: u32,
+    at: Spot,
+}
+
+/// One file's claim: its key by number, how many later exchanges of the file repeated
+/// it, and where its finding would go.
+#[derive(Debug, Clone, Copy)]
+pub struct RunClaim {
+    pub file: usize,
+    pub key: usize,
+    pub more: usize,
+    pub at: Spot,
+}
+
+impl<K> Default for RunClaims<K> {
+    fn default() -> Self {
+        RunClaims {
+            keys: Vec::new(),
+            key_of: HashMap::new(),
+            claims: Vec::new(),
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> RunClaims<K> {
+    pub fn push(&mut self, file: usize, key: K, more: usize, at: Spot) {
+        let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+        let id = *self.key_of.entry(key.clone()).or_insert(next);
+        if id == next {
+            self.keys.push(key);
+        }
+        self.claims.push(Packed {
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            key: id,
+            more: u32::try_from(more).unwrap_or(u32::MAX),
+            at,
+        });
+    }
+}
+
+impl<K> RunClaims<K> {
+    /// How many distinct keys the claims have (numbered from 0).
+    pub fn keys(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn key(&self, key: usize) -> &K {
+        &self.keys[key]
+    }
+
+    /// The claims in the order they were taken in.
+    pub fn iter(&self) -> impl Iterator<Item = RunClaim> + '_ {
+        self.claims.iter().map(|c| RunClaim {
+            file: c.file as usize,
+            key: c.key as usize,
+            more: c.more as usize,
+            at: c.at,
+        })
+    }
 }

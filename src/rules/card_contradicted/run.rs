@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::cards::Card;
 use super::judge::{CardFacts, Read, Verdict, judge};
 use super::{Authority, Claimed};
-use crate::finding::run_level::{Places, RunFinding, Spot};
+use crate::finding::run_level::{Places, RunClaims, RunFinding, Spot};
 
 /// What a claim is judged by: the verdict depends on nothing else.
 type ClaimKey = (Claimed, Authority, Option<String>);
@@ -18,19 +18,8 @@ pub struct RunCards {
     /// Each distinct card with the first file that held it: a card repeated word for
     /// word says nothing new, and messages name the first.
     cards: Vec<(usize, Card)>,
-    keys: Vec<ClaimKey>,
-    key_of: HashMap<ClaimKey, u32>,
     /// Every file's claims, in file order.
-    claims: Vec<RunClaim>,
-}
-
-/// One file's claim, as small as it can be: a run holds one per kind of claim per file.
-#[derive(Debug)]
-struct RunClaim {
-    file: u32,
-    key: u32,
-    more: u32,
-    at: Spot,
+    claims: RunClaims<ClaimKey>,
 }
 
 impl RunCards {
@@ -42,18 +31,8 @@ impl RunCards {
             }
         }
         for ((claimed, authority), claim) in facts.claims {
-            let key = (claimed, authority, claim.declared.clone());
-            let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
-            let id = *self.key_of.entry(key.clone()).or_insert(next);
-            if id == next {
-                self.keys.push(key);
-            }
-            self.claims.push(RunClaim {
-                file: u32::try_from(file).unwrap_or(u32::MAX),
-                key: id,
-                more: u32::try_from(claim.more).unwrap_or(u32::MAX),
-                at: claim.at,
-            });
+            let key = (claimed, authority, claim.declared);
+            self.claims.push(file, key, claim.more, claim.at);
         }
     }
 
@@ -68,19 +47,18 @@ impl RunCards {
         // The run's claims name few agents and repeat across files: the cards governing
         // an authority, and the verdict on a claim, are found once each.
         let mut governing_of: HashMap<&Authority, Vec<&Read<'_>>> = HashMap::new();
-        let mut verdicts: Vec<Option<Option<Verdict>>> = vec![None; self.keys.len()];
+        let mut verdicts: Vec<Option<Option<Verdict>>> = vec![None; self.claims.keys()];
         let mut contradicted: Vec<((usize, Spot, usize), Verdict)> = Vec::new();
-        for claim in &self.claims {
-            let id = claim.key as usize;
-            let verdict = verdicts[id].get_or_insert_with(|| {
-                let (claimed, authority, declared) = &self.keys[id];
+        for claim in self.claims.iter() {
+            let verdict = verdicts[claim.key].get_or_insert_with(|| {
+                let (claimed, authority, declared) = self.claims.key(claim.key);
                 let governing = governing_of
                     .entry(authority)
                     .or_insert_with(|| read.iter().filter(|r| r.card.governs(authority)).collect());
                 judge(claimed, authority, declared.as_deref(), governing)
             });
             if let Some(verdict) = verdict {
-                let at = (claim.file as usize, claim.at, claim.more as usize);
+                let at = (claim.file, claim.at, claim.more);
                 contradicted.push((at, verdict.clone()));
             }
         }

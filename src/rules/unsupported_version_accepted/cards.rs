@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{Declared, Version, accepted, finding, shaped_major};
 use crate::finding::Finding;
-use crate::finding::run_level::{Places, RunFinding, Spot};
+use crate::finding::run_level::{Places, RunClaims, RunFinding, Spot};
 use crate::protocol::classify::{Binding, ExchangeView};
 
 /// Which interface a request reached: its authority (`host[:port]`) and binding.
@@ -120,19 +120,8 @@ pub struct ClaimKey {
 pub struct RunVersions {
     cards: Vec<(usize, (Interface, Version))>,
     listed: HashSet<(Interface, Version)>,
-    keys: Vec<((Interface, Version), String)>,
-    key_of: HashMap<((Interface, Version), String), u32>,
-    claims: Vec<RunClaim>,
-}
-
-/// A file's waiting claim, its key by number: a run holds one per interface and version
-/// per file, so it is kept small.
-#[derive(Debug)]
-struct RunClaim {
-    file: u32,
-    key: u32,
-    more: u32,
-    at: Spot,
+    /// Keyed by interface, version and the version as declared.
+    claims: RunClaims<((Interface, Version), String)>,
 }
 
 impl RunVersions {
@@ -148,18 +137,8 @@ impl RunVersions {
         // In the file's order, as the judgement names them.
         claims.sort_by_key(|(_, claim)| claim.at);
         for (interface_version, claim) in claims {
-            let name = (interface_version, claim.declared);
-            let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
-            let key = *self.key_of.entry(name.clone()).or_insert(next);
-            if key == next {
-                self.keys.push(name);
-            }
-            self.claims.push(RunClaim {
-                file: u32::try_from(file).unwrap_or(u32::MAX),
-                key,
-                more: u32::try_from(claim.more).unwrap_or(u32::MAX),
-                at: claim.at,
-            });
+            let key = (interface_version, claim.declared);
+            self.claims.push(file, key, claim.more, claim.at);
         }
     }
 
@@ -175,20 +154,14 @@ impl RunVersions {
         // Indexed once for the run: every file's claims meet every card otherwise.
         let listed = listed_by_interface(&cards);
         let mut found = Vec::new();
-        for claim in &self.claims {
-            let ((interface, version), declared) = &self.keys[claim.key as usize];
+        for claim in self.claims.iter() {
+            let ((interface, version), declared) = self.claims.key(claim.key);
             let waiting = Claim {
                 declared: declared.clone(),
-                more: claim.more as usize,
+                more: claim.more,
                 at: claim.at,
             };
-            found.extend(judged(
-                claim.file as usize,
-                interface,
-                version,
-                &waiting,
-                &listed,
-            ));
+            found.extend(judged(claim.file, interface, version, &waiting, &listed));
         }
         found
     }
