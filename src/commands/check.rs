@@ -5,18 +5,18 @@
 
 use std::io;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use super::progress::Progress;
 use super::{
-    FAILURE, FINDINGS, find_inputs, progress_bar, settle_config, shown_paths, use_color,
-    write_output,
+    FAILURE, FINDINGS, files_from, find_inputs, settle_config, shown_paths, use_color, write_output,
 };
 use crate::commands::cli::CheckArgs;
 use crate::finding::run_level::RUN_LEVEL_RULES;
-use crate::input::walk;
+use crate::input::walk::{Input, InputError};
 use crate::lint::{Options, Run, lint_in_order, lint_live};
 use crate::output::FileReport;
 use crate::output::report::Format;
@@ -51,17 +51,29 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     // Machine formats, fingerprints and baselines name files from here.
     let root = crate::input::repo_root::discover(&cwd, args.root.as_deref(), config.dir());
     let repo_path = |path: &str| crate::input::repo_root::repo_path(path, &cwd, &root);
-    let mut found = find_inputs(args, &config)?;
-    let mut failed = !found.errors.is_empty();
-    for error in &found.errors {
-        eprintln!("error: {error}");
-    }
-    if found.inputs.is_empty() {
+    let list = files_from(args)?;
+    let excluded = |path: &str| config.is_excluded(path);
+    let progress = Progress::new(args);
+    // The walk goes on as the run lints: a path it cannot read is told when it is met.
+    let walk_failed = AtomicBool::new(false);
+    let told = |found: Result<Input, InputError>| match found {
+        Ok(input) => Some(input),
+        Err(error) => {
+            progress.aside(|| eprintln!("error: {error}"));
+            walk_failed.store(true, Ordering::Relaxed);
+            None
+        }
+    };
+    let mut found = find_inputs(args, list.as_deref(), &excluded);
+    // The first inputs before anything is written: none at all is an error, and one
+    // that is standard input may be a live capture.
+    let first: Vec<Input> = found.by_ref().filter_map(told).take(2).collect();
+    if first.is_empty() {
         if args.files_from.is_some() {
             // Pull-request mode with no capture in the change: nothing to do.
             return Ok(ExitCode::SUCCESS);
         }
-        if found.errors.is_empty() {
+        if !walk_failed.load(Ordering::Relaxed) {
             eprintln!(
                 "error: no capture files (*.http, *.har) found in {}",
                 shown_paths(args)
@@ -69,11 +81,19 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
         return Ok(ExitCode::from(FAILURE));
     }
-    if let Some(shard) = args.shard {
-        // After the check for no input at all: a shard may hold no file and still succeed.
-        (found.inputs).retain(|input| shard.keeps(&repo_path(input.display_name()), args.shard_by));
-    }
-    let inputs = &found.inputs[..];
+    // After the check for no input at all: a shard may hold no file and still succeed.
+    let in_shard = |input: &Input| {
+        (args.shard)
+            .is_none_or(|shard| shard.keeps(&repo_path(input.display_name()), args.shard_by))
+    };
+    let live = match &first[..] {
+        [only] if in_shard(only) => super::live::live_stdin(only),
+        _ => None,
+    };
+    let mut inputs = (first.clone().into_iter())
+        .chain(found.filter_map(told))
+        .filter(in_shard)
+        .inspect(|_| progress.found());
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
     let profile = args.profile.or(config.profile).unwrap_or_default();
@@ -90,9 +110,6 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(io::Error::other)?;
-    let progress = progress_bar(args, inputs.len());
-    let bar_shown = !progress.is_hidden();
-    let live = super::live::live_stdin(inputs);
     // Formats that list findings without a document of files around them take a live
     // capture's connection by connection; the others, its report at the end.
     let per_connection = matches!(
@@ -101,28 +118,31 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     );
     // `each` gets every report; `false`: one connection's findings on a live capture,
     // of a file counted later.
-    let stream = |each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>| {
-        let on_done = || progress.inc(1);
+    let mut stream = |each: &mut Each<'_>| {
+        let on_done = || progress.done();
         let mut kept = Kept::default();
         if let Some(name) = live {
+            let source = &first[0];
             let mut chunks = super::live::stdin_chunks();
-            let mut part = |mut part: FileReport| each(0, &mut part, false);
+            let mut part = |mut part: FileReport| each(source, &mut part, false);
             let part = per_connection.then_some(&mut part as &mut dyn FnMut(_) -> _);
             let report = lint_live(name, &options_for(name), &mut chunks, part)?;
             on_done();
-            keep(&mut kept, &progress, 0, Ok(report), each)?;
+            keep(&mut kept, &progress, (0, source), Ok(report), each)?;
         } else {
             lint_in_order(
                 &pool,
-                inputs,
+                &mut inputs,
                 &options_for,
                 &on_done,
                 args.max_file_size,
-                &mut |input, linted| keep(&mut kept, &progress, input, linted, each),
+                &mut |input, source, linted| {
+                    keep(&mut kept, &progress, (input, source), linted, each)
+                },
             )?;
         }
-        progress.finish_and_clear();
-        let reports = run_level(kept.run, &pool, inputs, args.max_file_size, &options_for);
+        progress.finish();
+        let reports = run_level(kept.run, &pool, args.max_file_size, &options_for);
         let reports: Vec<(usize, FileReport)> = (reports.into_iter())
             .map(|(input, report)| {
                 let failed_before = kept.failed.partition_point(|&f| f < input);
@@ -144,7 +164,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
         accepted.write(path)?;
         eprintln!("Wrote {} findings to {}", accepted.len(), path.display());
-        let failed = failed || kept_failed;
+        let failed = walk_failed.load(Ordering::Relaxed) || kept_failed;
         return Ok(ExitCode::from(if failed { FAILURE } else { 0 }));
     }
 
@@ -155,10 +175,11 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         base_dir: cwd.clone(),
         repo_root: Some(root.clone()),
         github_step_summary: std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into),
-        captures: html_captures(args, profile, inputs),
+        captures: html_captures(args, profile),
     };
     let mut gate = Gate::new(&config, baseline.as_ref(), args.no_ignores);
     let mut summary = Summary::default();
+    let mut failed = false;
     write_output(&args.out, |out| {
         // Live, what a connection's report writes is on its way at once.
         let mut flushing = Flushing(out);
@@ -167,18 +188,14 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         if live.is_some() {
             reporter.live();
         }
-        let (mut run_level, kept_failed) = stream(&mut |input, report, whole| {
+        let (mut run_level, kept_failed) = stream(&mut |source, report, whole| {
             gate.file(report, &repo_path(&report.path));
             match whole {
                 true => summary.add(report),
                 false => summary.add_findings(&report.diagnostics),
             }
-            // Output and the progress bar may share a terminal: the bar steps aside (when
-            // it is there: stepping aside takes its lock, file by file).
-            match bar_shown {
-                true => progress.suspend(|| reporter.file(report, input)),
-                false => reporter.file(report, input),
-            }
+            // Output and the progress bar may share a terminal: the bar steps aside.
+            progress.aside(|| reporter.file(report, Some(source)))
         })?;
         for (_, report) in &mut run_level {
             gate.run_level(report, &repo_path(&report.path));
@@ -189,39 +206,45 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         summary.suppressed = held.suppressed;
         summary.baselined = held.baselined;
         summary.stale_baseline = held.stale_baseline;
-        failed |= kept_failed;
+        failed = kept_failed;
         reporter.finish(&summary)
     })?;
     if !args.out.quiet {
         write_summary(&summary, started.elapsed(), &mut io::stderr().lock())?;
     }
     let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Warning);
-    Ok(ExitCode::from(if failed {
-        FAILURE
-    } else if !args.exit_zero && summary.fails(fail_on.threshold()) {
-        FINDINGS
-    } else {
-        0
-    }))
+    Ok(ExitCode::from(
+        if failed || walk_failed.load(Ordering::Relaxed) {
+            FAILURE
+        } else if !args.exit_zero && summary.fails(fail_on.threshold()) {
+            FINDINGS
+        } else {
+            0
+        },
+    ))
 }
+
+/// What a run hands each file's report to: the input, the report, and whether it is the
+/// whole file (not one connection of a live capture).
+type Each<'e> = dyn FnMut(&Input, &mut FileReport, bool) -> io::Result<()> + 'e;
 
 /// Hands one file's report to `each` (the gate and the reporter), then keeps what the
 /// run-level rules need of it; an input that failed is reported on standard error.
 fn keep(
     kept: &mut Kept,
-    progress: &ProgressBar,
-    input: usize,
-    linted: Result<FileReport, walk::InputError>,
-    each: &mut dyn FnMut(usize, &mut FileReport, bool) -> io::Result<()>,
+    progress: &Progress,
+    (input, source): (usize, &Input),
+    linted: Result<FileReport, InputError>,
+    each: &mut Each<'_>,
 ) -> io::Result<()> {
     match linted {
         Ok(mut report) => {
-            each(input, &mut report, true)?;
+            each(source, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
-            kept.run.absorb(input, &mut report);
+            kept.run.absorb(input, source, &mut report);
         }
         Err(error) => {
-            progress.suspend(|| eprintln!("error: {error}"));
+            progress.aside(|| eprintln!("error: {error}"));
             kept.failed.push(input);
         }
     }
@@ -234,48 +257,31 @@ fn keep(
 fn run_level(
     run: Run,
     pool: &rayon::ThreadPool,
-    inputs: &[walk::Input],
     max_file_size: u64,
     options_for: &(dyn Fn(&str) -> Options + Sync),
 ) -> Vec<(usize, FileReport)> {
-    let path_of = |input: usize| inputs[input].display_name().to_string();
     // Only what the run-level rules keep: their spots are numbered as in the first pass,
     // and nothing else of the file is linted again.
-    let relint_one = |input: &usize| {
-        let input = &inputs[*input];
+    let relint_one = |input: &&Input| {
         let bytes = input.read(max_file_size).ok()?;
         let name = input.display_name();
         let mut options = options_for(name);
         options.rules = options.rules.only(&RUN_LEVEL_RULES);
         Some(crate::lint::lint_source(name, &bytes, &options).spots)
     };
-    let relint = |wanted: &[usize]| pool.install(|| wanted.par_iter().map(relint_one).collect());
-    (run.finish(&path_of, &relint).into_iter())
-        .map(|(input, diagnostics)| {
-            let report = FileReport {
-                path: path_of(input),
-                diagnostics,
-                ..FileReport::default()
-            };
-            (input, report)
-        })
-        .collect()
+    let relint = |wanted: &[&Input]| pool.install(|| wanted.par_iter().map(relint_one).collect());
+    run.finish(&relint)
 }
 
 /// For `--format html`: how the explorer reads each input's capture again (standard
 /// input cannot be read twice).
-fn html_captures(
-    args: &CheckArgs,
-    profile: crate::protocol::profile::Profile,
-    inputs: &[walk::Input],
-) -> report::Captures {
+fn html_captures(args: &CheckArgs, profile: crate::protocol::profile::Profile) -> report::Captures {
     if args.format != crate::output::report::Format::Html {
         return report::Captures::default();
     }
-    let inputs: Vec<walk::Input> = inputs.to_vec();
     let max = args.max_file_size;
-    report::Captures::new(profile, move |i| match inputs.get(i)? {
-        walk::Input::Stdin { .. } => None,
+    report::Captures::new(profile, move |input| match input {
+        Input::Stdin { .. } => None,
         input => input.read(max).ok(),
     })
 }

@@ -14,8 +14,8 @@ const WAITING: usize = 16;
 
 /// The name standard input is shown under, when it is the only input and starts with a
 /// pcap or pcapng magic number (read without taking it from the pipe).
-pub(super) fn live_stdin(inputs: &[Input]) -> Option<&str> {
-    let [Input::Stdin { name }] = inputs else {
+pub(super) fn live_stdin(input: &Input) -> Option<&str> {
+    let Input::Stdin { name } = input else {
         return None;
     };
     let mut stdin = io::stdin().lock();

@@ -1,14 +1,14 @@
 //! Runs a parsed command line: settles configuration, lints, gates and reports, and
 //! decides the exit status.
 
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
 
 use crate::commands::cli::{CheckArgs, Cli, Command};
-use crate::input::walk::{self, Walk};
+use crate::input::walk::{self, Excluded, Input, InputError};
 use crate::settings::config::Config;
 
 mod check;
@@ -16,6 +16,7 @@ pub mod cli;
 mod live;
 pub mod merge;
 mod others;
+mod progress;
 pub mod redact;
 
 use check::check;
@@ -25,8 +26,6 @@ use others::{explain, inspect, list_rules, use_color, write_output};
 const FINDINGS: u8 = 1;
 /// Exit status 2: a2alint could not do its job.
 const FAILURE: u8 = 2;
-/// Runs at least this large show a progress bar (on a terminal).
-pub(super) const PROGRESS_MIN_FILES: usize = 200;
 
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -67,30 +66,41 @@ pub(super) fn settle_config(args: &CheckArgs, cwd: &std::path::Path) -> Result<C
     Ok(config)
 }
 
-pub(super) fn find_inputs(args: &CheckArgs, config: &Config) -> io::Result<Walk> {
-    let excluded = |path: &str| config.is_excluded(path);
-    match &args.files_from {
-        Some(list) => {
-            let text = if list.as_os_str() == "-" {
-                let mut text = String::new();
-                io::stdin().lock().read_to_string(&mut text)?;
-                text
-            } else {
-                std::fs::read_to_string(list).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot read {}: {e}", list.display()))
-                })?
-            };
-            Ok(walk::from_list(&text, &excluded))
+/// `--files-from`'s list of files, read whole (it names the files of one change).
+pub(super) fn files_from(args: &CheckArgs) -> io::Result<Option<String>> {
+    let Some(list) = &args.files_from else {
+        return Ok(None);
+    };
+    if list.as_os_str() == "-" {
+        let mut text = String::new();
+        io::stdin().lock().read_to_string(&mut text)?;
+        return Ok(Some(text));
+    }
+    std::fs::read_to_string(list)
+        .map(Some)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", list.display())))
+}
+
+/// The inputs of `check`, found one at a time: the files `list` names (`--files-from`),
+/// or what the walk of the paths given (`.` by default) finds.
+pub(super) fn find_inputs<'a>(
+    args: &'a CheckArgs,
+    list: Option<&'a str>,
+    excluded: &'a Excluded<'a>,
+) -> Box<dyn Iterator<Item = Result<Input, InputError>> + Send + 'a> {
+    // `check` with no path walks the working directory.
+    static HERE: std::sync::LazyLock<[PathBuf; 1]> =
+        std::sync::LazyLock::new(|| [PathBuf::from(".")]);
+    match list {
+        Some(text) => Box::new(walk::from_list(text, excluded)),
+        None if args.paths.is_empty() => {
+            Box::new(walk::Walker::new(&*HERE, &args.stdin_filename, excluded))
         }
-        None => {
-            let default = [PathBuf::from(".")];
-            let paths = if args.paths.is_empty() {
-                &default[..]
-            } else {
-                &args.paths[..]
-            };
-            Ok(walk::walk(paths, &args.stdin_filename, &excluded))
-        }
+        None => Box::new(walk::Walker::new(
+            &args.paths,
+            &args.stdin_filename,
+            excluded,
+        )),
     }
 }
 
@@ -103,22 +113,4 @@ pub(super) fn shown_paths(args: &CheckArgs) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A progress bar on standard error for large runs, only on a terminal.
-pub(super) fn progress_bar(args: &CheckArgs, files: usize) -> indicatif::ProgressBar {
-    let show = !args.out.no_progress
-        && !args.out.quiet
-        && files >= PROGRESS_MIN_FILES
-        && io::stderr().is_terminal();
-    if !show {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(files as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
-    {
-        bar.set_style(style);
-    }
-    bar
 }

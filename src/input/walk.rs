@@ -143,70 +143,130 @@ pub struct Walk {
     pub errors: Vec<InputError>,
 }
 
-/// Expands `paths`: `-` is standard input, a file is taken whatever its extension, a
-/// directory yields its capture files in sorted order, skipping hidden directories,
-/// `target/` and `node_modules/`, and files `excluded` names.
-pub fn walk(paths: &[PathBuf], stdin_name: &str, excluded: &dyn Fn(&str) -> bool) -> Walk {
-    let mut found = Walk::default();
-    for path in paths {
-        if path.as_os_str() == "-" {
-            found.inputs.push(Input::Stdin {
-                name: stdin_name.to_string(),
-            });
-            continue;
+impl FromIterator<Result<Input, InputError>> for Walk {
+    fn from_iter<I: IntoIterator<Item = Result<Input, InputError>>>(found: I) -> Walk {
+        let mut walk = Walk::default();
+        for item in found {
+            match item {
+                Ok(input) => walk.inputs.push(input),
+                Err(error) => walk.errors.push(error),
+            }
         }
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(path, &mut found, excluded),
-            Ok(_) => found.inputs.push(file_input(path)),
-            Err(e) => found.errors.push(InputError {
-                path: display_path(path),
-                message: e.to_string(),
-            }),
-        }
+        walk
     }
-    found
 }
 
-fn walk_dir(root: &Path, found: &mut Walk, excluded: &dyn Fn(&str) -> bool) {
-    let entries = WalkDir::new(root)
+/// Which files a walk leaves out (the configuration's `exclude`), by shown name.
+pub type Excluded<'a> = dyn Fn(&str) -> bool + Sync + 'a;
+
+/// The captures found under `paths`, collected: see [`Walker`].
+pub fn walk(paths: &[PathBuf], stdin_name: &str, excluded: &Excluded<'_>) -> Walk {
+    Walker::new(paths, stdin_name, excluded).collect()
+}
+
+/// Expands `paths` one input at a time, as a run takes them (a run of a million files
+/// holds none of their names): `-` is standard input, a file is taken whatever its
+/// extension, a directory yields its capture files in sorted order, skipping hidden
+/// directories, `target/` and `node_modules/`, and files `excluded` names. A path that
+/// cannot be walked is an `Err` in its place, and the walk goes on.
+pub struct Walker<'a> {
+    paths: std::slice::Iter<'a, PathBuf>,
+    stdin_name: &'a str,
+    excluded: &'a Excluded<'a>,
+    /// The directory being walked, and its path for errors without one.
+    dir: Option<(&'a Path, Entries)>,
+}
+
+type Entries = walkdir::FilterEntry<walkdir::IntoIter, fn(&walkdir::DirEntry) -> bool>;
+
+impl<'a> Walker<'a> {
+    pub fn new(paths: &'a [PathBuf], stdin_name: &'a str, excluded: &'a Excluded<'a>) -> Self {
+        Walker {
+            paths: paths.iter(),
+            stdin_name,
+            excluded,
+            dir: None,
+        }
+    }
+
+    /// The next capture of the directory being walked, if any is left.
+    fn next_in_dir(&mut self) -> Option<Result<Input, InputError>> {
+        let (root, entries) = self.dir.as_mut()?;
+        for entry in entries {
+            match entry {
+                Ok(entry) if entry.file_type().is_file() && is_capture(entry.path()) => {
+                    let input = file_input(entry.path());
+                    if !(self.excluded)(input.display_name()) {
+                        return Some(Ok(input));
+                    }
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    return Some(Err(InputError {
+                        path: error
+                            .path()
+                            .map_or_else(|| display_path(root), display_path),
+                        message: walk_error_message(&error),
+                    }));
+                }
+            }
+        }
+        self.dir = None;
+        None
+    }
+}
+
+impl Iterator for Walker<'_> {
+    type Item = Result<Input, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(found) = self.next_in_dir() {
+                return Some(found);
+            }
+            let path = self.paths.next()?;
+            if path.as_os_str() == "-" {
+                return Some(Ok(Input::Stdin {
+                    name: self.stdin_name.to_string(),
+                }));
+            }
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => self.dir = Some((path, dir_entries(path))),
+                Ok(_) => return Some(Ok(file_input(path))),
+                Err(e) => {
+                    return Some(Err(InputError {
+                        path: display_path(path),
+                        message: e.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+fn dir_entries(root: &Path) -> Entries {
+    let searched: fn(&walkdir::DirEntry) -> bool =
+        |entry| entry.depth() == 0 || !is_skipped_dir(entry);
+    WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|entry| entry.depth() == 0 || !is_skipped_dir(entry));
-    for entry in entries {
-        match entry {
-            Ok(entry) if entry.file_type().is_file() && is_capture(entry.path()) => {
-                let input = file_input(entry.path());
-                if !excluded(input.display_name()) {
-                    found.inputs.push(input);
-                }
-            }
-            Ok(_) => {}
-            Err(error) => found.errors.push(InputError {
-                path: error
-                    .path()
-                    .map_or_else(|| display_path(root), display_path),
-                message: walk_error_message(&error),
-            }),
-        }
-    }
+        .filter_entry(searched)
 }
 
 /// Pull-request mode: exactly the capture files listed in `list` (one path per line),
 /// skipping paths that no longer exist (deleted in the change), other file types and
 /// `excluded` files; nothing is walked.
-pub fn from_list(list: &str, excluded: &dyn Fn(&str) -> bool) -> Walk {
-    let mut found = Walk::default();
-    for line in list.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let path = Path::new(line);
-        if path.is_file() && is_capture(path) {
-            let input = file_input(path);
-            if !excluded(input.display_name()) {
-                found.inputs.push(input);
-            }
-        }
-    }
-    found
+pub fn from_list<'a>(
+    list: &'a str,
+    excluded: &'a Excluded<'a>,
+) -> impl Iterator<Item = Result<Input, InputError>> + Send + 'a {
+    (list.lines().map(str::trim).filter(|l| !l.is_empty()))
+        .map(Path::new)
+        .filter(|path| path.is_file() && is_capture(path))
+        .map(file_input)
+        .filter(|input| !excluded(input.display_name()))
+        .map(Ok)
 }
 
 fn walk_error_message(error: &walkdir::Error) -> String {
@@ -282,5 +342,58 @@ mod tests {
         assert_eq!(read(5, 10), b"01234");
         assert_eq!(read(5, 2), b"01234");
         assert_eq!(read(11, 10), b"0123456789");
+    }
+
+    /// The walk hands over each file as it finds it: what it has not reached yet is
+    /// not read, so a file written there after the walk began is still found.
+    #[test]
+    fn the_walk_finds_files_as_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["a", "b"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(dir.path().join("a/1.http"), "").unwrap();
+        std::fs::write(dir.path().join("b/3.http"), "").unwrap();
+        let paths = [dir.path().to_path_buf()];
+        let mut walker = Walker::new(&paths, "-", &|_| false);
+        let name = |found: Option<Result<Input, InputError>>| {
+            let input = found.unwrap().unwrap();
+            let path = Path::new(input.display_name());
+            let dir = path
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy();
+            format!("{dir}/{}", path.file_name().unwrap().to_string_lossy())
+        };
+        assert_eq!(name(walker.next()), "a/1.http");
+        std::fs::write(dir.path().join("b/2.har"), "").unwrap();
+        std::fs::write(dir.path().join("b/4.txt"), "").unwrap();
+        assert_eq!(name(walker.next()), "b/2.har");
+        assert_eq!(name(walker.next()), "b/3.http");
+        assert!(walker.next().is_none());
+    }
+
+    /// A path that cannot be walked takes its place in the order, and the walk goes on.
+    #[test]
+    fn a_missing_path_is_an_error_in_its_place() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.http"), "").unwrap();
+        let paths = [
+            dir.path().join("gone"),
+            dir.path().join("x.http"),
+            PathBuf::from("-"),
+        ];
+        let found: Vec<_> = Walker::new(&paths, "stdin.http", &|_| false).collect();
+        assert!(matches!(&found[0], Err(e) if e.path.ends_with("gone")));
+        assert!(matches!(&found[1], Ok(Input::File { name, .. }) if name.ends_with("x.http")));
+        assert_eq!(
+            found[2],
+            Ok(Input::Stdin {
+                name: "stdin.http".into()
+            })
+        );
+        assert_eq!(found.len(), 3);
     }
 }

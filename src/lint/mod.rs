@@ -8,6 +8,7 @@ mod live;
 mod ordered;
 mod pcap;
 mod run;
+mod run_inputs;
 
 pub use live::lint_live;
 pub use ordered::lint_in_order;

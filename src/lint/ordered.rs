@@ -1,7 +1,7 @@
-//! The engine over a run: files linted by a pool of workers and handed, one at a time
-//! and in input order, to a single consumer as soon as a file and every file before it
-//! are done, so that output is the same at any thread count and nothing waits for the
-//! whole run.
+//! The engine over a run: inputs taken from the walk as they are found, linted by a
+//! pool of workers and handed, one at a time and in input order, to a single consumer as
+//! soon as a file and every file before it are done, so that output is the same at any
+//! thread count, nothing waits for the whole run and no list of the run's files is kept.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -17,10 +17,18 @@ const AHEAD_PER_WORKER: usize = 2;
 
 type Linted = Result<FileReport, InputError>;
 
+/// The inputs of a run, in order, as the walk finds them.
+pub type Inputs<'a> = dyn Iterator<Item = Input> + Send + 'a;
+
 /// The reorder buffer: reports done out of order wait here for the ones before them.
-struct State {
-    done: BTreeMap<usize, Linted>,
-    /// The next input nobody has taken yet.
+struct State<'a> {
+    done: BTreeMap<usize, (Input, Linted)>,
+    /// Where inputs come from; taken under the lock, so the walk runs a step at a time
+    /// on whichever thread needs the next input, beside the others' linting.
+    source: &'a mut Inputs<'a>,
+    /// The source has no input left: `next` is the number of inputs.
+    exhausted: bool,
+    /// The number of the next input, the first nobody has taken yet.
     next: usize,
     /// Every input before this one has been handed over.
     handed: usize,
@@ -32,62 +40,73 @@ struct State {
     consumer_waiting: bool,
 }
 
-impl State {
-    /// The next input to lint, if one is left and inside the window.
-    fn take(&mut self, len: usize, ahead: usize) -> Option<usize> {
-        let i = self.next;
-        (i < len && i < self.handed + ahead).then(|| {
-            self.next += 1;
-            i
-        })
+impl State<'_> {
+    /// The next input to lint and its number, if one is left and inside the window.
+    fn take(&mut self, ahead: usize) -> Option<(usize, Input)> {
+        if self.exhausted || self.next >= self.handed + ahead {
+            return None;
+        }
+        let Some(input) = self.source.next() else {
+            self.exhausted = true;
+            return None;
+        };
+        self.next += 1;
+        Some((self.next - 1, input))
+    }
+
+    /// Every input has been taken, and `i` is past the last.
+    fn all_taken_before(&self, i: usize) -> bool {
+        self.exhausted && i >= self.next
     }
 }
 
-struct Shared {
-    state: Mutex<State>,
+struct Shared<'a> {
+    state: Mutex<State<'a>>,
     /// A report arrived.
     arrived: Condvar,
     /// The consumer took a report, or stopped.
     moved: Condvar,
 }
 
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
+impl<'a> Shared<'a> {
+    fn lock(&self) -> MutexGuard<'_, State<'a>> {
         // A panic while the lock is held leaves nothing half-done: the map stays valid.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Files a finished report, waking the consumer only if it sleeps.
-    fn file(&self, i: usize, linted: Linted) {
+    fn file(&self, i: usize, input: Input, linted: Linted) {
         let mut state = self.lock();
-        state.done.insert(i, linted);
+        state.done.insert(i, (input, linted));
         if state.consumer_waiting {
             self.arrived.notify_one();
         }
     }
 }
 
-/// Lints every input on `pool`, calling `each(index, report)` in input order from the
-/// calling thread while the workers go on; stops at the first error `each` returns and
-/// gives it back. Workers take inputs in order, and none runs more than a few inputs
-/// ahead of the one being handed over, so memory holds a few reports, not the run's.
-/// The calling thread lints too whenever the report it needs next is not ready, so a
-/// pool of N threads lints on N threads in all (one of them also writing), and a pool of
-/// one runs the whole run on the calling thread without a hand-over.
-pub fn lint_in_order(
+/// Lints every input of `inputs` on `pool`, calling `each(number, input, report)` in
+/// input order from the calling thread while the workers go on; stops at the first
+/// error `each` returns and gives it back. Workers take inputs in order, and none runs
+/// more than a few inputs ahead of the one being handed over, so memory holds a few
+/// reports, not the run's. The calling thread lints too whenever the report it needs
+/// next is not ready, so a pool of N threads lints on N threads in all (one of them also
+/// writing), and a pool of one runs the whole run on the calling thread without a
+/// hand-over. Returns the number of inputs.
+pub fn lint_in_order<'a>(
     pool: &rayon::ThreadPool,
-    inputs: &[Input],
+    inputs: &'a mut Inputs<'a>,
     options_for: &(dyn Fn(&str) -> Options + Sync),
     on_done: &(dyn Fn() + Sync),
     max_bytes: u64,
-    each: &mut dyn FnMut(usize, Linted) -> io::Result<()>,
-) -> io::Result<()> {
+    each: &mut dyn FnMut(usize, &Input, Linted) -> io::Result<()>,
+) -> io::Result<usize> {
     let threads = pool.current_num_threads().max(1);
     let ahead = threads * AHEAD_PER_WORKER;
-    let len = inputs.len();
     let shared = Shared {
         state: Mutex::new(State {
             done: BTreeMap::new(),
+            source: inputs,
+            exhausted: false,
             next: 0,
             handed: 0,
             stop: false,
@@ -97,8 +116,8 @@ pub fn lint_in_order(
         arrived: Condvar::new(),
         moved: Condvar::new(),
     };
-    let lint = |i: usize| {
-        let linted = lint_input(&inputs[i], options_for, max_bytes);
+    let lint = |input: &Input| {
+        let linted = lint_input(input, options_for, max_bytes);
         on_done();
         linted
     };
@@ -109,63 +128,73 @@ pub fn lint_in_order(
             scope.spawn(|_| {
                 loop {
                     let mut state = shared.lock();
-                    let i = loop {
-                        if state.stop || state.next >= len {
+                    let (i, input) = loop {
+                        if state.stop || state.exhausted {
                             return;
                         }
-                        if let Some(i) = state.take(len, ahead) {
-                            break i;
+                        if let Some(taken) = state.take(ahead) {
+                            break taken;
+                        }
+                        if state.exhausted {
+                            return;
                         }
                         state.workers_waiting += 1;
                         state = (shared.moved.wait(state)).unwrap_or_else(PoisonError::into_inner);
                         state.workers_waiting -= 1;
                     };
                     drop(state);
-                    shared.file(i, lint(i));
+                    let linted = lint(&input);
+                    shared.file(i, input, linted);
                 }
             });
         }
         let mut outcome = Ok(());
-        for i in 0..len {
-            let linted = {
+        let mut i = 0;
+        'run: loop {
+            let (input, linted) = {
                 let mut state = shared.lock();
                 loop {
-                    if let Some(linted) = state.done.remove(&i) {
+                    if let Some(done) = state.done.remove(&i) {
                         state.handed = i + 1;
                         if state.workers_waiting > 0 {
                             shared.moved.notify_all();
                         }
-                        break linted;
+                        break done;
                     }
                     // Not ready: lint the next input here rather than sleep (it is `i`
                     // itself when no worker has taken it yet).
-                    if let Some(j) = state.take(len, ahead) {
+                    if let Some((j, input)) = state.take(ahead) {
                         drop(state);
-                        let linted = lint(j);
+                        let linted = lint(&input);
                         if j == i {
                             state = shared.lock();
                             state.handed = i + 1;
                             if state.workers_waiting > 0 {
                                 shared.moved.notify_all();
                             }
-                            break linted;
+                            break (input, linted);
                         }
-                        shared.file(j, linted);
+                        shared.file(j, input, linted);
                         state = shared.lock();
                         continue;
+                    }
+                    if state.all_taken_before(i) {
+                        break 'run;
                     }
                     state.consumer_waiting = true;
                     state = (shared.arrived.wait(state)).unwrap_or_else(PoisonError::into_inner);
                     state.consumer_waiting = false;
                 }
             };
-            if let Err(error) = each(i, linted) {
+            if let Err(error) = each(i, &input, linted) {
                 outcome = Err(error);
                 break;
             }
+            i += 1;
         }
-        shared.lock().stop = true;
+        let mut state = shared.lock();
+        state.stop = true;
         shared.moved.notify_all();
-        outcome
+        outcome.map(|()| state.next)
     })
 }

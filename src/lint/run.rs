@@ -6,6 +6,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::finding::run_level::{Place, Places, RunFinding, Spot};
+use crate::input::walk::Input;
+use crate::lint::run_inputs::RunInputs;
 use crate::output::FileReport;
 use crate::output::resolve::Diagnostic;
 use crate::output::resolve::spots::{Placed, Spots};
@@ -15,14 +17,17 @@ use crate::rules::unsupported_version_accepted::RunVersions;
 
 /// Lints inputs again, resolving every spot at once (each `None` when it cannot be
 /// read); given all a rule needs at once, so that they can be linted side by side.
-pub type Relint<'a> = dyn Fn(&[usize]) -> Vec<Option<Spots>> + 'a;
+pub type Relint<'a> = dyn Fn(&[&Input]) -> Vec<Option<Spots>> + 'a;
 
-/// The facts of the run so far. Per file it keeps the input index; the rules keep what
-/// they need, compact (see each rule's `Run*`).
+/// The facts of the run so far. The rules keep what they need, compact (see each rule's
+/// `Run*`), and the run keeps the input of a file only while a rule keeps a fact of it,
+/// so that a run of many files with nothing to compare holds none of their names.
 #[derive(Default)]
 pub struct Run {
-    /// The input each file was read from, by file number in the run.
-    inputs: Vec<usize>,
+    /// The number of files taken in.
+    files: usize,
+    /// The input number and the input of each file a rule may name, by file number.
+    inputs: RunInputs,
     /// Spots that a file resolved at once (read from standard input or live, or linted
     /// by the library), which a second pass cannot give.
     held: HashMap<usize, Spots>,
@@ -32,48 +37,59 @@ pub struct Run {
 }
 
 impl Run {
-    /// Takes the run-level facts out of the report of input `input`.
-    pub fn absorb(&mut self, input: usize, report: &mut FileReport) {
-        let file = self.inputs.len();
-        self.inputs.push(input);
+    /// Takes the run-level facts out of the report of `source`, input number `input`.
+    pub fn absorb(&mut self, input: usize, source: &Input, report: &mut FileReport) {
+        let file = self.files;
+        self.files += 1;
         let spots = std::mem::take(&mut report.spots);
-        if spots.holds_any() {
+        let mut kept = spots.holds_any();
+        if kept {
             self.held.insert(file, spots);
         }
-        self.outcomes
-            .add(file, std::mem::take(&mut report.outcomes));
-        self.versions
-            .add(file, std::mem::take(&mut report.versions));
-        self.cards.add(file, std::mem::take(&mut report.cards));
+        kept |= (self.outcomes).add(file, std::mem::take(&mut report.outcomes));
+        kept |= (self.versions).add(file, std::mem::take(&mut report.versions));
+        kept |= (self.cards).add(file, std::mem::take(&mut report.cards));
+        if kept {
+            self.inputs.keep(file, input, source);
+        }
     }
 
     /// Runs `binding-divergence`, `unsupported-version-accepted` and `card-contradicted`:
     /// the run-level diagnostics of each input that has any, in input order, each file's
-    /// in place order. `path_of` and `relint` take an input index.
-    pub fn finish(
-        self,
-        path_of: &dyn Fn(usize) -> String,
-        relint: &Relint<'_>,
-    ) -> Vec<(usize, Vec<Diagnostic>)> {
+    /// in place order, with its input number.
+    pub fn finish(self, relint: &Relint<'_>) -> Vec<(usize, FileReport)> {
         let mut places = RunPlaces {
             inputs: &self.inputs,
             held: self.held,
             relinted: HashSet::new(),
-            path_of,
             relint,
         };
         let mut found = self.outcomes.check(&mut places);
         found.extend(self.versions.check(&places));
         found.extend(self.cards.check(&mut places));
-        let mut by_input: Vec<(usize, Vec<Diagnostic>)> = Vec::new();
+        let mut by_input: Vec<(usize, FileReport)> = Vec::new();
         let mut placed: Vec<(usize, Diagnostic)> = places.diagnostics(&found);
         // Stable: at one place, findings keep the order their rules ran in.
         placed.sort_by_key(|(file, d)| (*file, d.primary.span.start, d.rule));
+        let mut last_file = None;
         for (file, diagnostic) in placed {
-            let input = self.inputs[file];
-            match by_input.last_mut() {
-                Some((last, diagnostics)) if *last == input => diagnostics.push(diagnostic),
-                _ => by_input.push((input, vec![diagnostic])),
+            if last_file != Some(file) {
+                // A finding is placed only in a file whose input is kept (`hold`).
+                let Some((input, source)) = self.inputs.get(file) else {
+                    continue;
+                };
+                last_file = Some(file);
+                let path = source.display_name().to_string();
+                (by_input).push((
+                    input,
+                    FileReport {
+                        path,
+                        ..FileReport::default()
+                    },
+                ));
+            }
+            if let Some((_, report)) = by_input.last_mut() {
+                report.diagnostics.push(diagnostic);
             }
         }
         by_input
@@ -85,13 +101,16 @@ impl Run {
 pub fn check_linted_run(reports: &mut [FileReport]) {
     let mut run = Run::default();
     for (input, report) in reports.iter_mut().enumerate() {
-        run.absorb(input, report);
+        let source = Input::File {
+            name: report.path.as_str().into(),
+            path: None,
+        };
+        run.absorb(input, &source, report);
     }
-    let paths: Vec<String> = reports.iter().map(|r| r.path.clone()).collect();
-    let relint = |inputs: &[usize]| inputs.iter().map(|_| None).collect();
-    for (input, diagnostics) in run.finish(&|input| paths[input].clone(), &relint) {
+    let relint = |inputs: &[&Input]| inputs.iter().map(|_| None).collect();
+    for (input, found) in run.finish(&relint) {
         let report = &mut reports[input];
-        report.diagnostics.extend(diagnostics);
+        report.diagnostics.extend(found.diagnostics);
         (report.diagnostics).sort_by_key(|d| (d.primary.span.start, d.rule));
     }
 }
@@ -103,11 +122,16 @@ pub fn diagnostics_in_file(
     spots: Spots,
     found: &[RunFinding],
 ) -> (Vec<Diagnostic>, Spots) {
+    let source = Input::File {
+        name: path.into(),
+        path: None,
+    };
+    let mut inputs = RunInputs::in_memory();
+    inputs.keep(0, 0, &source);
     let mut places = RunPlaces {
-        inputs: &[0],
+        inputs: &inputs,
         held: HashMap::from([(0, spots)]),
         relinted: HashSet::new(),
-        path_of: &|_| path.to_string(),
         relint: &|inputs| inputs.iter().map(|_| None).collect(),
     };
     let diagnostics = places.diagnostics(found).into_iter().map(|(_, d)| d);
@@ -117,12 +141,11 @@ pub fn diagnostics_in_file(
 
 /// The run's files as run-level rules see them.
 struct RunPlaces<'a> {
-    inputs: &'a [usize],
+    inputs: &'a RunInputs,
     /// Each file's spots, once held or linted again.
     held: HashMap<usize, Spots>,
     /// The files linted again, which hold every spot.
     relinted: HashSet<usize>,
-    path_of: &'a dyn Fn(usize) -> String,
     relint: &'a Relint<'a>,
 }
 
@@ -132,7 +155,7 @@ impl RunPlaces<'_> {
     /// nothing.
     fn hold(&mut self, wanted: impl Iterator<Item = (usize, Spot)>) {
         let mut missing: Vec<usize> = wanted
-            .filter(|&(file, _)| file < self.inputs.len() && !self.relinted.contains(&file))
+            .filter(|&(file, _)| !self.relinted.contains(&file))
             .filter(|&(file, spot)| self.held.get(&file).and_then(|s| s.get(spot)).is_none())
             .map(|(file, _)| file)
             .collect();
@@ -141,8 +164,19 @@ impl RunPlaces<'_> {
         if missing.is_empty() {
             return;
         }
-        let inputs: Vec<usize> = missing.iter().map(|&f| self.inputs[f]).collect();
-        for (file, spots) in missing.into_iter().zip((self.relint)(&inputs)) {
+        let mut found: Vec<(usize, Input)> = Vec::new();
+        for file in missing {
+            match self.inputs.get(file) {
+                Some((_, input)) => found.push((file, input)),
+                // A file whose input was not kept has nothing a rule asks for.
+                None => {
+                    self.relinted.insert(file);
+                }
+            }
+        }
+        let inputs: Vec<&Input> = found.iter().map(|(_, input)| input).collect();
+        for ((file, _), spots) in found.iter().zip((self.relint)(&inputs)) {
+            let file = *file;
             self.held.insert(file, spots.unwrap_or_default());
             self.relinted.insert(file);
         }
@@ -188,9 +222,8 @@ impl RunPlaces<'_> {
 
 impl Places for RunPlaces<'_> {
     fn path(&self, file: usize) -> String {
-        self.inputs
-            .get(file)
-            .map(|&i| (self.path_of)(i))
+        (self.inputs.get(file))
+            .map(|(_, source)| source.display_name().to_string())
             .unwrap_or_default()
     }
 
@@ -199,5 +232,71 @@ impl Places for RunPlaces<'_> {
         (wanted.iter())
             .map(|&(file, spot)| self.placed(file, spot).map(Placed::place))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::classify::{Binding, Operation};
+    use crate::rules::binding_divergence::Outcome;
+
+    fn file(name: &str) -> Input {
+        Input::File {
+            name: name.into(),
+            path: None,
+        }
+    }
+
+    fn answer(binding: Binding, reason: Option<&str>) -> Outcome {
+        Outcome {
+            binding,
+            operation: Operation::GetTask,
+            task_id: "t-1".into(),
+            reason: reason.map(Into::into),
+            answer: Spot(0),
+        }
+    }
+
+    /// The run names at its end only files whose facts a rule kept: a file whose
+    /// answer repeats one already kept, or that has none, is not kept, and the finding
+    /// lands in the right file, under its input number.
+    #[test]
+    fn only_files_a_rule_keeps_facts_of_are_kept() {
+        let mut run = Run::default();
+        let reports = [
+            ("first.http", vec![answer(Binding::JsonRpc, None)]),
+            ("again.http", vec![answer(Binding::JsonRpc, None)]),
+            ("nothing.http", vec![]),
+            (
+                "rest.http",
+                vec![answer(Binding::HttpJson, Some("TASK_NOT_FOUND"))],
+            ),
+        ];
+        for (input, (name, outcomes)) in reports.into_iter().enumerate() {
+            let mut report = FileReport {
+                path: name.into(),
+                outcomes,
+                ..FileReport::default()
+            };
+            // Inputs 0, 2, 4, 6: a run's input numbers count failed inputs too.
+            run.absorb(2 * input, &file(name), &mut report);
+        }
+        assert_eq!(run.inputs.get(0).map(|(i, _)| i), Some(0));
+        assert_eq!(run.inputs.get(1), None);
+        assert_eq!(run.inputs.get(2), None);
+        assert_eq!(run.inputs.get(3), Some((6, file("rest.http"))));
+        let asked = std::cell::RefCell::new(Vec::new());
+        let relint = |inputs: &[&Input]| {
+            asked
+                .borrow_mut()
+                .extend(inputs.iter().map(|i| i.display_name().to_string()));
+            inputs.iter().map(|_| None).collect()
+        };
+        let found = run.finish(&relint);
+        // The diverging answer and the reference it names were not held, so their files
+        // were linted again (here: given nothing back, so no finding can be placed).
+        assert_eq!(*asked.borrow(), ["first.http", "rest.http"]);
+        assert!(found.is_empty());
     }
 }

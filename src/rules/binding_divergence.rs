@@ -99,8 +99,10 @@ pub struct RunOutcomes {
 type FileOutcome = (usize, Outcome);
 
 impl RunOutcomes {
-    /// Takes in the outcomes of file `file`, in the order of its exchanges.
-    pub fn add(&mut self, file: usize, outcomes: Vec<Outcome>) {
+    /// Takes in the outcomes of file `file`, in the order of its exchanges; says whether
+    /// it kept any (a first answer), and so may name the file at the end.
+    pub fn add(&mut self, file: usize, outcomes: Vec<Outcome>) -> bool {
+        let mut kept = false;
         for outcome in outcomes {
             let slot = match outcome.binding {
                 Binding::JsonRpc => 0,
@@ -111,8 +113,10 @@ impl RunOutcomes {
             let firsts = self.first.entry(key).or_default();
             if firsts[slot].is_none() {
                 firsts[slot] = Some((file, outcome));
+                kept = true;
             }
         }
+        kept
     }
 
     /// A finding at each answer that differs from the first answer over the reference

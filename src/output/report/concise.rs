@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use owo_colors::OwoColorize;
 
 use crate::finding::Severity;
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::{Reporter, Summary};
 
@@ -21,7 +22,7 @@ impl<'w> Concise<'w> {
 }
 
 impl Reporter for Concise<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         write_file(report, self.color, self.out)
     }
 

@@ -9,6 +9,7 @@ use std::io::{self, Write};
 
 use crate::finding::Severity;
 use crate::input::repo_root;
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::spool::Spool;
 use crate::output::report::{Context, Reporter, Summary};
@@ -62,7 +63,7 @@ impl Reporter for Github<'_> {
         self.live = true;
     }
 
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         let path = display_path(&report.path, self.context);
         for d in &report.diagnostics {
             match d.severity {

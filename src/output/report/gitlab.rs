@@ -9,20 +9,24 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::finding::Severity;
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::github::display_path;
 use crate::output::report::stream::{Elements, cut};
 use crate::output::report::{Context, Reporter, Summary};
 use crate::output::resolve::Diagnostic;
 
-/// Issues are written as they come; what is kept is the fingerprints given so far.
+/// Issues are written as they come; what is kept is the fingerprints given so far in
+/// the file being written.
 pub struct Gitlab<'w> {
     context: &'w Context,
     out: &'w mut dyn Write,
     issues: Elements,
     tail: String,
-    /// Every fingerprint given, as its 64 bits: a collision between two files is
-    /// salted away, and the set is all this format keeps of the run.
+    /// Every fingerprint given in the file being written, as its 64 bits: a collision
+    /// is salted away. Only the file's: the path is hashed into each fingerprint, so two
+    /// files' can meet only by chance of 2^-64 a pair, and a run of any size keeps no
+    /// more than a file's worth.
     taken: HashSet<u64>,
     occurrences: Occurrences,
 }
@@ -43,8 +47,11 @@ impl<'w> Gitlab<'w> {
 }
 
 impl Reporter for Gitlab<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         let path = display_path(&report.path, self.context);
+        if report.path != self.occurrences.path {
+            self.taken.clear();
+        }
         let occurrences = self.occurrences.of(report);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {
             // GitLab collapses issues that share a fingerprint into one widget entry, so

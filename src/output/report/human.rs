@@ -10,6 +10,7 @@ use miette::{
 };
 
 use crate::finding::Severity;
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::{Reporter, Summary};
 use crate::output::resolve::{Diagnostic, Snippet};
@@ -48,7 +49,7 @@ impl<'w> Human<'w> {
 }
 
 impl Reporter for Human<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         for diagnostic in &report.diagnostics {
             self.text.clear();
             let rendered = Rendered::main(diagnostic);

@@ -53,14 +53,16 @@
 //! `unsupported-version-accepted` against a card read in another file) come after every
 //! file's, again in file order, then by position.
 //!
-//! The document is written as files complete: the diagnostics go to a temporary file
-//! (`spool`) until `files` and the summary are known, then follow them.
+//! The document is written as files complete: the entries of `files` and the
+//! diagnostics go to temporary files (`spool`) until the summary is known, then follow
+//! it.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use crate::input::source::LineCol;
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::github::display_path;
 use crate::output::report::spool::Spool;
@@ -74,20 +76,25 @@ const VERSION: u32 = 1;
 pub struct Json<'w> {
     context: &'w Context,
     out: &'w mut dyn Write,
-    /// Every file checked, with its exchanges: one short entry per file.
-    files: Vec<(String, usize)>,
+    /// Every file checked, with its exchanges, as written.
+    files: Elements,
+    files_spool: Spool,
     diagnostics: Elements,
     spool: Spool,
 }
 
 impl<'w> Json<'w> {
     pub fn new(context: &'w Context, out: &'w mut dyn Write) -> io::Result<Self> {
-        let cut = cut(&document(&Summary::default()), Some("diagnostics"));
+        // Where the elements go, and so how they are indented, does not depend on the
+        // counts, which are known only at the end.
+        let at_diagnostics = cut(&document(&Summary::default()), Some("diagnostics"));
+        let at_files = cut(&at_diagnostics.head, Some("files"));
         Ok(Json {
             context,
             out,
-            files: Vec::new(),
-            diagnostics: Elements::new(&cut),
+            files: Elements::new(&at_files),
+            files_spool: Spool::new()?,
+            diagnostics: Elements::new(&at_diagnostics),
             spool: Spool::new()?,
         })
     }
@@ -116,10 +123,13 @@ impl<'w> Json<'w> {
 }
 
 impl Reporter for Json<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         let path = self.push(report)?;
-        self.files.push((path, report.exchanges));
-        Ok(())
+        let file = File {
+            path: &path,
+            exchanges: report.exchanges,
+        };
+        self.files.push(&file, &mut self.files_spool)
     }
 
     fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
@@ -133,6 +143,7 @@ impl Reporter for Json<'_> {
         let Json {
             out,
             files,
+            files_spool,
             diagnostics,
             spool,
             ..
@@ -141,15 +152,8 @@ impl Reporter for Json<'_> {
         let at_diagnostics = cut(&whole, Some("diagnostics"));
         let at_files = cut(&at_diagnostics.head, Some("files"));
         out.write_all(at_files.head.as_bytes())?;
-        let mut entries = Elements::new(&at_files);
-        for (path, exchanges) in &files {
-            let file = File {
-                path,
-                exchanges: *exchanges,
-            };
-            entries.push(&file, out)?;
-        }
-        entries.close(out)?;
+        files_spool.copy_to(out)?;
+        files.close(out)?;
         out.write_all(at_files.tail.as_bytes())?;
         spool.copy_to(out)?;
         diagnostics.close(out)?;

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::io::{self, Write};
 
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::github::display_path;
 use crate::output::report::spool::Spool;
@@ -91,7 +92,7 @@ impl<'w> Junit<'w> {
 }
 
 impl Reporter for Junit<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         self.suite(report)
     }
 

@@ -23,6 +23,7 @@ pub use summary::{Summary, write_summary};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
+use crate::input::walk::Input;
 use crate::output::FileReport;
 
 /// What reporters need besides the findings.
@@ -51,16 +52,16 @@ pub struct Context {
 /// of the run-level rules, then the run's counts. What it keeps between calls is counts
 /// and compact keys, never a file's diagnostics.
 pub trait Reporter {
-    /// One file's report, after the gate; `input` is its index in the run's inputs, for
-    /// reading the capture again (`html`).
-    fn file(&mut self, report: &FileReport, input: usize) -> io::Result<()>;
+    /// One file's report, after the gate, and the input it came from, for reading the
+    /// capture again (`html`); `None` where there is none to read.
+    fn file(&mut self, report: &FileReport, source: Option<&Input>) -> io::Result<()>;
 
     /// The findings of the run-level rules, after every file: a report of each file
     /// with any, in order, holding only those, with the file's position among the files
     /// written. Unless a format says otherwise, they are written as a file's findings are.
     fn run_level(&mut self, reports: &[(usize, FileReport)]) -> io::Result<()> {
-        for (position, report) in reports {
-            self.file(report, *position)?;
+        for (_, report) in reports {
+            self.file(report, None)?;
         }
         Ok(())
     }
@@ -101,8 +102,8 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut reporter = reporter(format, context, out)?;
-    for (input, report) in reports.iter().enumerate() {
-        reporter.file(report, input)?;
+    for report in reports {
+        reporter.file(report, None)?;
     }
     reporter.finish(&context.summary)
 }

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::finding::Severity;
 use crate::input::repo_root::{self, Located, encode_uri, file_uri};
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::gitlab::{Occurrences, identity};
 use crate::output::report::sarif_location::{ArtifactLocation, SarifLocation, location};
@@ -57,7 +58,7 @@ impl<'w> Sarif<'w> {
 }
 
 impl Reporter for Sarif<'_> {
-    fn file(&mut self, report: &FileReport, _input: usize) -> io::Result<()> {
+    fn file(&mut self, report: &FileReport, _source: Option<&Input>) -> io::Result<()> {
         let artifact = artifact_location(&report.path, self.context);
         let occurrences = self.occurrences.of(report);
         for (d, n) in report.diagnostics.iter().zip(occurrences) {

@@ -23,17 +23,21 @@ pub struct RunCards {
 }
 
 impl RunCards {
-    /// Takes in what file `file` left.
-    pub fn add(&mut self, file: usize, facts: CardFacts) {
+    /// Takes in what file `file` left; says whether it kept anything of it (a card, a
+    /// claim).
+    pub fn add(&mut self, file: usize, facts: CardFacts) -> bool {
+        let mut kept = !facts.claims.is_empty();
         for card in facts.cards {
             if !self.cards.iter().any(|(_, c)| c.promises_as(&card)) {
                 self.cards.push((file, card));
+                kept = true;
             }
         }
         for ((claimed, authority), claim) in facts.claims {
             let key = (claimed, authority, claim.declared);
             self.claims.push(file, key, claim.more, claim.at);
         }
+        kept
     }
 
     /// Judges every claim by the cards of the whole run.

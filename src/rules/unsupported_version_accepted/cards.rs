@@ -126,11 +126,14 @@ pub struct RunVersions {
 
 impl RunVersions {
     /// Takes in what file `file` left waiting.
-    pub fn add(&mut self, file: usize, facts: VersionFacts) {
+    /// Says whether it kept anything of the file (a card, a claim).
+    pub fn add(&mut self, file: usize, facts: VersionFacts) -> bool {
+        let mut kept = !facts.claims.is_empty();
         for card in facts.cards {
             // The first file to list an interface's version is the one messages name.
             if self.listed.insert(card.clone()) {
                 self.cards.push((file, card));
+                kept = true;
             }
         }
         let mut claims: Vec<_> = facts.claims.into_iter().collect();
@@ -140,6 +143,7 @@ impl RunVersions {
             let key = (interface_version, claim.declared);
             self.claims.push(file, key, claim.more, claim.at);
         }
+        kept
     }
 
     /// Compares every waiting claim with the cards of the whole run.

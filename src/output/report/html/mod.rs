@@ -15,6 +15,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::sync::Arc;
 
+use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::{Context, Reporter, Summary};
 use crate::protocol::profile::Profile;
@@ -22,7 +23,7 @@ use explorer::{FileCapture, push_explorer};
 use tally::Tally;
 
 /// Reads a report's capture again for the explorer: `check` keeps no capture in memory.
-type Reader = dyn Fn(usize) -> Option<Vec<u8>> + Send + Sync;
+type Reader = dyn Fn(&Input) -> Option<Vec<u8>> + Send + Sync;
 
 /// How the HTML report gets at the captures its reports came from, and the profile
 /// their exchanges are read against.
@@ -33,11 +34,11 @@ pub struct Captures {
 }
 
 impl Captures {
-    /// `read(i)` gives the bytes of the capture of report `i`, or none (standard input
-    /// cannot be read twice).
+    /// `read(input)` gives the bytes of the capture of `input` again, or none (standard
+    /// input cannot be read twice).
     pub fn new(
         profile: Profile,
-        read: impl Fn(usize) -> Option<Vec<u8>> + Send + Sync + 'static,
+        read: impl Fn(&Input) -> Option<Vec<u8>> + Send + Sync + 'static,
     ) -> Self {
         Captures {
             read: Some(Arc::new(read)),
@@ -45,8 +46,8 @@ impl Captures {
         }
     }
 
-    fn read(&self, report: usize) -> Option<Vec<u8>> {
-        self.read.as_ref().and_then(|read| read(report))
+    fn read(&self, source: Option<&Input>) -> Option<Vec<u8>> {
+        self.read.as_ref().and_then(|read| read(source?))
     }
 }
 
@@ -76,8 +77,8 @@ impl<'w> HtmlReporter<'w> {
 }
 
 impl Reporter for HtmlReporter<'_> {
-    fn file(&mut self, report: &FileReport, input: usize) -> io::Result<()> {
-        let capture = self.captures.read(input);
+    fn file(&mut self, report: &FileReport, source: Option<&Input>) -> io::Result<()> {
+        let capture = self.captures.read(source);
         self.page.file(report, capture.as_deref())
     }
 
