@@ -92,8 +92,13 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     };
     let mut inputs = (first.clone().into_iter())
         .chain(found.filter_map(told))
-        .filter(in_shard)
-        .inspect(|_| progress.found());
+        .filter(in_shard);
+    // What the progress bar counts to: a walk of its own beside the run's, which holds
+    // no name either (the run's walk is only a few inputs ahead of the linting).
+    let count_inputs = || {
+        let found = find_inputs(args, list.as_deref(), &excluded);
+        progress.count(found.filter_map(Result::ok).filter(in_shard));
+    };
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
     let profile = args.profile.or(config.profile).unwrap_or_default();
@@ -130,16 +135,23 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             on_done();
             keep(&mut kept, &progress, (0, source), Ok(report), each)?;
         } else {
-            lint_in_order(
-                &pool,
-                &mut inputs,
-                &options_for,
-                &on_done,
-                args.max_file_size,
-                &mut |input, source, linted| {
-                    keep(&mut kept, &progress, (input, source), linted, each)
-                },
-            )?;
+            std::thread::scope(|scope| {
+                if progress.may_show() {
+                    scope.spawn(count_inputs);
+                }
+                let linted = lint_in_order(
+                    &pool,
+                    &mut inputs,
+                    &options_for,
+                    &on_done,
+                    args.max_file_size,
+                    &mut |input, source, linted| {
+                        keep(&mut kept, &progress, (input, source), linted, each)
+                    },
+                );
+                progress.stop_counting();
+                linted
+            })?;
         }
         progress.finish();
         let reports = run_level(kept.run, &pool, args.max_file_size, &options_for);

@@ -1,6 +1,6 @@
-//! `check`'s progress bar on standard error: its length grows as the walk finds files
-//! (no list of the run's files is made first), and it shows itself once the run is
-//! large enough to be worth one.
+//! `check`'s progress bar on standard error: its length grows as a walk of its own
+//! counts the files (no list of the run's files is made), and it shows itself once the
+//! run is large enough to be worth one.
 
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -18,6 +18,8 @@ pub(super) struct Progress {
     may_show: bool,
     found: AtomicUsize,
     shown: AtomicBool,
+    /// The run is over: counting on is of no use.
+    stop: AtomicBool,
 }
 
 impl Progress {
@@ -32,11 +34,32 @@ impl Progress {
             may_show,
             found: AtomicUsize::new(0),
             shown: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
         }
     }
 
-    /// The walk found one more file.
-    pub fn found(&self) {
+    /// Whether the bar may be shown, and so whether the run's files are worth counting.
+    pub fn may_show(&self) -> bool {
+        self.may_show
+    }
+
+    /// Counts `inputs` (a walk of the run's files, on a thread of its own) into the
+    /// bar's length, until they end or the run does.
+    pub fn count(&self, inputs: impl Iterator) {
+        for _ in inputs {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            self.found();
+        }
+    }
+
+    pub fn stop_counting(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// One more file was counted.
+    fn found(&self) {
         self.bar.inc_length(1);
         let found = self.found.fetch_add(1, Ordering::Relaxed) + 1;
         if self.may_show && found == SHOWN_FROM {
