@@ -5,6 +5,7 @@
 
 pub mod rule_id;
 pub mod run_level;
+pub mod spill;
 pub(crate) mod suggest;
 
 use std::fmt;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use crate::finding::rule_id::RuleId;
+use crate::finding::spill::{Spill, numbers_of, record_of};
 
 /// The rules that judge a whole run, the only ones that keep spots.
 pub const RUN_LEVEL_RULES: [RuleId; 3] = [
@@ -52,22 +53,14 @@ pub trait Places {
 }
 
 /// Every file's claims of one run-level rule, as the run gathers them: each distinct key
-/// (what the judgement depends on) once, and per claim 16 bytes, since a run holds a few
-/// per file.
+/// (what the judgement depends on) once, and each claim as a 16-byte record (file, key,
+/// repeats, spot), spilled to disk past a few thousand, since a run holds a few per
+/// file.
 #[derive(Debug)]
 pub struct RunClaims<K> {
     keys: Vec<K>,
     key_of: HashMap<K, u32>,
-    claims: Vec<Packed>,
-}
-
-/// A [`RunClaim`] as it is held.
-#[derive(Debug, Clone, Copy)]
-struct Packed {
-    file: u32,
-    key: u32,
-    more: u32,
-    at: Spot,
+    claims: Spill,
 }
 
 /// One file's claim: its key by number, how many later exchanges of the file repeated
@@ -85,7 +78,7 @@ impl<K> Default for RunClaims<K> {
         RunClaims {
             keys: Vec::new(),
             key_of: HashMap::new(),
-            claims: Vec::new(),
+            claims: Spill::default(),
         }
     }
 }
@@ -97,12 +90,8 @@ impl<K: Clone + Eq + Hash> RunClaims<K> {
         if id == next {
             self.keys.push(key);
         }
-        self.claims.push(Packed {
-            file: u32::try_from(file).unwrap_or(u32::MAX),
-            key: id,
-            more: u32::try_from(more).unwrap_or(u32::MAX),
-            at,
-        });
+        let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        (self.claims).push(record_of([number(file), id, number(more), at.0]));
     }
 }
 
@@ -118,11 +107,14 @@ impl<K> RunClaims<K> {
 
     /// The claims in the order they were taken in.
     pub fn iter(&self) -> impl Iterator<Item = RunClaim> + '_ {
-        self.claims.iter().map(|c| RunClaim {
-            file: c.file as usize,
-            key: c.key as usize,
-            more: c.more as usize,
-            at: c.at,
+        self.claims.iter().map(|record| {
+            let [file, key, more, at] = numbers_of(record);
+            RunClaim {
+                file: file as usize,
+                key: key as usize,
+                more: more as usize,
+                at: Spot(at),
+            }
         })
     }
 }

@@ -1,26 +1,19 @@
 //! The inputs a run may still name at its end (the files the run-level rules keep facts
-//! of), kept in an unnamed temporary file rather than in memory: a run of a million
-//! files holds 16 bytes for each, not its name.
+//! of), kept in unnamed temporary files rather than in memory: the names, and a 16-byte
+//! record of each (file, input, where its name is) spilled past a few thousand.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
+use crate::finding::spill::{Spill, numbers_of, record_of};
 use crate::input::walk::Input;
 
 /// Where the records go: a temporary file, or memory when none can be made.
 enum Store {
     Disk { file: BufWriter<File>, len: u64 },
     Memory(Vec<u8>),
-}
-
-/// One input kept: its file number in the run, its input number, where its record is.
-#[derive(Clone, Copy)]
-struct Kept {
-    file: u32,
-    input: u32,
-    at: u64,
 }
 
 /// A record is a tag, then the name, then the path when it differs from the name, each
@@ -32,8 +25,9 @@ const STDIN: u8 = 2;
 pub struct RunInputs {
     /// In a cell: reading a record back moves the file's position.
     store: RefCell<Store>,
-    /// In file order: inputs are kept as the run goes.
-    kept: Vec<Kept>,
+    /// Each input kept, in file order (inputs are kept as the run goes): its file
+    /// number in the run, its input number, and where its name is (as two halves).
+    kept: Spill,
     /// Inputs kept whole: a path that is not UTF-8, a record the disk refused, a run
     /// past `u32` files (all rare).
     whole: HashMap<usize, (usize, Input)>,
@@ -61,7 +55,7 @@ impl RunInputs {
     fn on(store: Store) -> Self {
         RunInputs {
             store: RefCell::new(store),
-            kept: Vec::new(),
+            kept: Spill::default(),
             whole: HashMap::new(),
         }
     }
@@ -69,7 +63,7 @@ impl RunInputs {
     /// Keeps `source`, input number `input`, as file `file` (files come in order).
     pub fn keep(&mut self, file: usize, input: usize, source: &Input) {
         let numbers = (u32::try_from(file).ok()).zip(u32::try_from(input).ok());
-        let (Some(record), Some((file_no, input_no))) = (record_of(source), numbers) else {
+        let (Some(record), Some((file_no, input_no))) = (name_record(source), numbers) else {
             self.whole.insert(file, (input, source.clone()));
             return;
         };
@@ -87,11 +81,8 @@ impl RunInputs {
                 (bytes.len() - record.len()) as u64
             }
         };
-        self.kept.push(Kept {
-            file: file_no,
-            input: input_no,
-            at,
-        });
+        let (high, low) = ((at >> 32) as u32, at as u32);
+        (self.kept).push(record_of([file_no, input_no, high, low]));
     }
 
     /// The input number and the input of file `file`, if it was kept (and its record
@@ -100,25 +91,40 @@ impl RunInputs {
         if let Some(whole) = self.whole.get(&file) {
             return Some(whole.clone());
         }
-        let found = (self.kept).binary_search_by_key(&file, |k| k.file as usize);
-        let kept = self.kept[found.ok()?];
+        let [_, input, high, low] = self.find(file)?;
+        let at = (u64::from(high) << 32) | u64::from(low);
         let source = match &mut *self.store.borrow_mut() {
             Store::Disk { file, .. } => {
                 file.flush().ok()?;
                 let file = file.get_mut();
-                file.seek(SeekFrom::Start(kept.at)).ok()?;
+                file.seek(SeekFrom::Start(at)).ok()?;
                 let source = read_record(&mut *file);
                 file.seek(SeekFrom::End(0)).ok()?;
                 source?
             }
-            Store::Memory(bytes) => read_record(&mut bytes.get(kept.at as usize..)?)?,
+            Store::Memory(bytes) => read_record(&mut bytes.get(at as usize..)?)?,
         };
-        Some((kept.input as usize, source))
+        Some((input as usize, source))
+    }
+
+    /// The record of file `file`, by binary search over the records in file order.
+    fn find(&self, file: usize) -> Option<[u32; 4]> {
+        let (mut low, mut high) = (0, self.kept.records());
+        while low < high {
+            let middle = (low + high) / 2;
+            let numbers = numbers_of(self.kept.get(middle)?);
+            match (numbers[0] as usize).cmp(&file) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(numbers),
+            }
+        }
+        None
     }
 }
 
 /// The record of `source`; `None` for a path that is not UTF-8.
-fn record_of(source: &Input) -> Option<Vec<u8>> {
+fn name_record(source: &Input) -> Option<Vec<u8>> {
     let (tag, name, path) = match source {
         Input::Stdin { name } => (STDIN, name.as_str(), None),
         Input::File { name, path: None } => (FILE, &**name, None),
