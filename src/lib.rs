@@ -4,8 +4,8 @@
 //! # The pipeline
 //!
 //! ```text
-//!  paths ─▶ input::walk ─▶ captures, in order ─▶ lint (a pool of workers; each file whole,
-//!                                                 handed over in input order)
+//!  paths ─▶ input::walk ─▶ captures, one at a time ─▶ lint (a pool of workers; each file
+//!           (no list kept)   in order                   whole, handed over in input order)
 //!    per file:   bytes ─▶ input::capture (Kind: .http | HAR | pcap) ─▶ exchanges, every
 //!                         part with its span (HAR: per entry; pcap: per TCP connection,
 //!                         HTTP/1.x or HTTP/2 with gRPC, a text view mapped to frames)
