@@ -68,7 +68,7 @@ impl Run {
         found.extend(self.versions.check(&places));
         found.extend(self.cards.check(&mut places));
         let mut by_input: Vec<(usize, FileReport)> = Vec::new();
-        let mut placed: Vec<(usize, Diagnostic)> = places.diagnostics(&found);
+        let mut placed: Vec<(usize, Diagnostic)> = places.diagnostics_in_batches(&found);
         // Stable: at one place, findings keep the order their rules ran in.
         placed.sort_by_key(|(file, d)| (*file, d.primary.span.start, d.rule));
         let mut last_file = None;
@@ -134,10 +134,15 @@ pub fn diagnostics_in_file(
         relinted: HashSet::new(),
         relint: &|inputs| inputs.iter().map(|_| None).collect(),
     };
-    let diagnostics = places.diagnostics(found).into_iter().map(|(_, d)| d);
+    let found: Vec<&RunFinding> = found.iter().collect();
+    let diagnostics = places.diagnostics(&found).into_iter().map(|(_, d)| d);
     let diagnostics = diagnostics.collect();
     (diagnostics, places.held.remove(&0).unwrap_or_default())
 }
+
+/// How many files' findings are placed at a time at the end of a run: their files are
+/// linted again side by side, and their spots let go of before the next batch's.
+const FILES_PER_BATCH: usize = 64;
 
 /// The run's files as run-level rules see them.
 struct RunPlaces<'a> {
@@ -188,16 +193,44 @@ impl RunPlaces<'_> {
         self.held.get(&file)?.get(spot)
     }
 
+    /// [`Self::diagnostics`] of the findings in file order, a batch of files at a time,
+    /// letting go of each batch's spots once placed: a run whose run-level findings are
+    /// in thousands of files holds a batch of them, not all. The findings of a file keep
+    /// their order, so sorting by place afterwards gives what placing all at once does.
+    fn diagnostics_in_batches(&mut self, found: &[RunFinding]) -> Vec<(usize, Diagnostic)> {
+        let mut by_file: Vec<&RunFinding> = found.iter().collect();
+        by_file.sort_by_key(|f| f.file);
+        let mut out = Vec::with_capacity(found.len());
+        let mut rest = &by_file[..];
+        while !rest.is_empty() {
+            let mut files = 0;
+            let end = (0..rest.len())
+                .find(|&i| {
+                    let new_file = i == 0 || rest[i].file != rest[i - 1].file;
+                    files += usize::from(new_file);
+                    files > FILES_PER_BATCH
+                })
+                .unwrap_or(rest.len());
+            let (batch, after) = rest.split_at(end);
+            out.extend(self.diagnostics(batch));
+            for finding in batch {
+                self.held.remove(&finding.file);
+            }
+            rest = after;
+        }
+        out
+    }
+
     /// The diagnostic of each finding, at its file: the finding kept at its spot, with the
     /// rule's message. A spot that cannot be placed (its file is gone) gives none.
-    fn diagnostics(&mut self, found: &[RunFinding]) -> Vec<(usize, Diagnostic)> {
+    fn diagnostics(&mut self, found: &[&RunFinding]) -> Vec<(usize, Diagnostic)> {
         self.hold((found.iter()).flat_map(|f| {
             std::iter::once(f.spot)
                 .chain(f.related.iter().copied())
                 .map(move |spot| (f.file, spot))
         }));
         let mut out = Vec::with_capacity(found.len());
-        for finding in found {
+        for &finding in found {
             let Some(Placed::Diagnostic(base)) = self.placed(finding.file, finding.spot) else {
                 continue;
             };
