@@ -30,7 +30,6 @@ impl Rule for MessageTextMismatch {
             .and_then(|c| table().by_code(c));
         let by_reason = error
             .infos()
-            .into_iter()
             .filter_map(|i| i.reason.and_then(|r| table().by_reason(r)));
         let named: Vec<Known> = by_code.into_iter().chain(by_reason).collect();
         let Some(&first) = named.first() else {

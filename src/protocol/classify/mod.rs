@@ -2,6 +2,7 @@
 //! knowledge lives here: the binding, the operation, the version, the JSON-RPC envelope
 //! and the error. JSON bodies are decoded here, once; rules never parse bytes.
 
+mod detail_pointer;
 mod error;
 mod grpc;
 mod history;
@@ -14,6 +15,7 @@ mod message;
 mod route;
 mod shape;
 
+pub use detail_pointer::DetailPointer;
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use grpc::GrpcStatusView;
 pub use history::{SendRecord, Sends};
@@ -206,42 +208,68 @@ impl<'a, 's> ExchangeView<'a, 's> {
         let Some(response) = &self.response else {
             return Vec::new();
         };
-        let form = match self.binding {
-            Binding::JsonRpc => ErrorForm::JsonRpc,
-            Binding::HttpJson => ErrorForm::Status,
-            // A gRPC call has one error, in its status fields, after any messages.
-            Binding::Grpc => return response.grpc_error().into_iter().collect(),
-            _ => return Vec::new(),
+        // A gRPC call has one error, in its status fields, after any messages.
+        if self.binding == Binding::Grpc {
+            return response.grpc_error().into_iter().collect();
+        }
+        let Some(form) = self.json_error_form() else {
+            return Vec::new();
         };
+        (self.error_documents(response, form))
+            .filter_map(|(body, status, doc)| ErrorView::read(body, form, status, doc))
+            .collect()
+    }
+
+    /// Does the response carry any error [`Self::errors`] would read? Answered without
+    /// reading them: every success check asks it.
+    fn has_errors(&self) -> bool {
+        let Some(response) = &self.response else {
+            return false;
+        };
+        if self.binding == Binding::Grpc {
+            return response.grpc_error().is_some();
+        }
+        self.json_error_form().is_some_and(|form| {
+            (self.error_documents(response, form))
+                .any(|(body, ..)| ErrorView::object_in(body).is_some())
+        })
+    }
+
+    /// The form a JSON error takes on this exchange's binding; `None` where JSON errors
+    /// are not read (gRPC carries its error in status fields).
+    fn json_error_form(&self) -> Option<ErrorForm> {
+        match self.binding {
+            Binding::JsonRpc => Some(ErrorForm::JsonRpc),
+            Binding::HttpJson => Some(ErrorForm::Status),
+            _ => None,
+        }
+    }
+
+    /// The documents of `response` that are read for an error, each with the HTTP status
+    /// it stands for and the document labels point into: the body, and each stream event.
+    fn error_documents<'v>(
+        &self,
+        response: &'v MessageView<'a, 's>,
+        form: ErrorForm,
+    ) -> impl Iterator<Item = (&'v serde_json::Value, u16, Doc<'v>)> {
         let status = response.message.status().unwrap_or(200);
-        let mut errors = Vec::new();
-        if let Some(body) = response
-            .json
-            .value()
+        let body = (response.json.value())
             .filter(|_| form == ErrorForm::JsonRpc || status >= 400)
-        {
-            errors.extend(ErrorView::read(body, form, status, response.doc(None)));
-        }
-        for event in &response.events {
-            if let Some(data) = event.json.value() {
-                // A stream answers 200 before any error; an HTTP+JSON error event carries
-                // the status it stands for in `error.code`.
-                let status = data
-                    .get("error")
-                    .and_then(|error| error.get("code"))
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|c| u16::try_from(c).ok())
-                    .filter(|c| (100..600).contains(c) && form == ErrorForm::Status)
-                    .unwrap_or(status);
-                errors.extend(ErrorView::read(
-                    data,
-                    form,
-                    status,
-                    response.doc(Some(&event.event)),
-                ));
-            }
-        }
-        errors
+            .map(|body| (body, status, response.doc(None)));
+        let events = response.events.iter().filter_map(move |event| {
+            let data = event.json.value()?;
+            // A stream answers 200 before any error; an HTTP+JSON error event carries
+            // the status it stands for in `error.code`.
+            let status = data
+                .get("error")
+                .and_then(|error| error.get("code"))
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|c| u16::try_from(c).ok())
+                .filter(|c| (100..600).contains(c) && form == ErrorForm::Status)
+                .unwrap_or(status);
+            Some((data, status, response.doc(Some(&event.event))))
+        });
+        body.into_iter().chain(events)
     }
 
     /// The JSON documents that stand for errors on the HTTP+JSON binding, whatever their
@@ -307,7 +335,7 @@ impl<'a, 's> ExchangeView<'a, 's> {
         let status = response.message.status().unwrap_or(0);
         let grpc_ok = self.binding != Binding::Grpc
             || (response.grpc_status.as_ref()).is_some_and(|s| s.code == Some(0));
-        (200..300).contains(&status) && grpc_ok && self.errors().is_empty()
+        (200..300).contains(&status) && grpc_ok && !self.has_errors()
     }
 
     /// The response's HTTP status when it is an error (4xx or 5xx).
