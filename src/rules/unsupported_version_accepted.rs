@@ -10,7 +10,7 @@ use serde_json::Value;
 pub use cards::{RunVersions, VersionFacts};
 
 use crate::finding::Finding;
-use crate::input::source::Label;
+use crate::input::source::{Label, Span};
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
 use crate::protocol::table::table;
 use crate::rules::{Rule, RuleId};
@@ -76,11 +76,17 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The version a request to an A2A operation declares, and a label on its value.
+/// The version a request to an A2A operation declares, and where it is declared. Most
+/// requests declare a version their interface supports, so the label text is written
+/// only for a finding (`label`).
 struct Declared<'v> {
     version: Version,
     text: &'v str,
-    label: Label,
+    span: Span,
+    /// The header as the request spells it, or the query parameter's name.
+    name: &'v str,
+    /// The label's member: the header or the query parameter.
+    place: &'static str,
 }
 
 impl<'v> Declared<'v> {
@@ -95,12 +101,18 @@ impl<'v> Declared<'v> {
             Some(header) => ("request/header/a2a-version", header.name),
             None => ("request/query/a2a-version", "A2A-Version"),
         };
-        let label = Label::at(span, format!("{name} {text}")).member(place);
         Some(Declared {
             version,
             text,
-            label,
+            span,
+            name,
+            place,
         })
+    }
+
+    /// A label on the declared value, naming the header (or parameter) and the value.
+    fn label(&self) -> Label {
+        Label::at(self.span, format!("{} {}", self.name, self.text)).member(self.place)
     }
 }
 
@@ -146,7 +158,7 @@ pub fn declares(binding: Binding) -> &'static str {
 fn finding(view: &ExchangeView<'_, '_>, declared: &Declared<'_>, message: String) -> Finding {
     let mut finding = Finding::new(
         RuleId::UnsupportedVersionAccepted,
-        declared.label.clone(),
+        declared.label(),
         message,
     );
     if let Some(response) = &view.response {
