@@ -2,6 +2,7 @@
 //! `google.rpc.Status` (A2A §11.6) and a gRPC status (A2A §10.6), with the details that
 //! name the error.
 
+use std::cell::OnceCell;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
@@ -39,6 +40,9 @@ pub struct ErrorView<'v> {
     pub doc: Doc<'v>,
     /// For a gRPC error: the status fields it was read from.
     pub grpc: Option<&'v GrpcStatusView<'v>>,
+    /// The ErrorInfo details, found on first asking: a dozen rules ask each error for
+    /// them, and finding one looks up four members.
+    infos: OnceCell<Vec<ErrorInfo<'v>>>,
 }
 
 /// One element of `details` / `data`.
@@ -52,7 +56,7 @@ pub struct Detail<'v> {
 }
 
 /// A `google.rpc.ErrorInfo` detail.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ErrorInfo<'v> {
     pub pointer: DetailPointer,
     pub reason: Option<&'v str>,
@@ -132,6 +136,7 @@ impl<'v> ErrorView<'v> {
             details,
             doc,
             grpc: None,
+            infos: OnceCell::new(),
         })
     }
 
@@ -167,6 +172,7 @@ impl<'v> ErrorView<'v> {
             details,
             doc,
             grpc: Some(status),
+            infos: OnceCell::new(),
         })
     }
 
@@ -264,10 +270,11 @@ impl<'v> ErrorView<'v> {
         }
     }
 
-    /// The ErrorInfo details, in order; read as they are walked, since most callers
-    /// want the first or test each once.
+    /// The ErrorInfo details, in order.
     pub fn infos(&self) -> impl Iterator<Item = ErrorInfo<'v>> + '_ {
-        self.details.iter().filter_map(Detail::error_info)
+        let infos = (self.infos)
+            .get_or_init(|| self.details.iter().filter_map(Detail::error_info).collect());
+        infos.iter().copied()
     }
 
     /// The first ErrorInfo's reason.
