@@ -77,16 +77,12 @@ impl std::fmt::Display for Version {
 }
 
 /// The version a request to an A2A operation declares, and where it is declared. Most
-/// requests declare a version their interface supports, so the label text is written
+/// requests declare a version their interface supports, so what the label says is found
 /// only for a finding (`label`).
 struct Declared<'v> {
     version: Version,
     text: &'v str,
     span: Span,
-    /// The header as the request spells it, or the query parameter's name.
-    name: &'v str,
-    /// The label's member: the header or the query parameter.
-    place: &'static str,
 }
 
 impl<'v> Declared<'v> {
@@ -96,23 +92,24 @@ impl<'v> Declared<'v> {
         }
         let (text, span) = view.declared_version()?;
         let version = Version::parse(text)?;
-        // Over HTTP a header or the query parameter (A2A §3.6.1); over gRPC metadata.
-        let (place, name) = match view.request.as_ref()?.header("a2a-version") {
-            Some(header) => ("request/header/a2a-version", header.name),
-            None => ("request/query/a2a-version", "A2A-Version"),
-        };
         Some(Declared {
             version,
             text,
             span,
-            name,
-            place,
         })
     }
 
-    /// A label on the declared value, naming the header (or parameter) and the value.
-    fn label(&self) -> Label {
-        Label::at(self.span, format!("{} {}", self.name, self.text)).member(self.place)
+    /// A label on the declared value, naming the header (as the request spells it) or
+    /// the query parameter, and the value.
+    fn label(&self, view: &ExchangeView<'_, '_>) -> Label {
+        // Over HTTP a header or the query parameter (A2A §3.6.1); over gRPC metadata. A
+        // version is only declared by a request, so the request is there.
+        let header = (view.request.as_ref()).and_then(|r| r.header("a2a-version"));
+        let (place, name) = match header {
+            Some(header) => ("request/header/a2a-version", header.name),
+            None => ("request/query/a2a-version", "A2A-Version"),
+        };
+        Label::at(self.span, format!("{name} {}", self.text)).member(place)
     }
 }
 
@@ -158,7 +155,7 @@ pub fn declares(binding: Binding) -> &'static str {
 fn finding(view: &ExchangeView<'_, '_>, declared: &Declared<'_>, message: String) -> Finding {
     let mut finding = Finding::new(
         RuleId::UnsupportedVersionAccepted,
-        declared.label(),
+        declared.label(view),
         message,
     );
     if let Some(response) = &view.response {
