@@ -56,9 +56,12 @@ pub struct Version {
 impl Version {
     /// `1.0`, `1.0.1` (as `1.0`), `2` (as `2.0`); `None` for what is no version number.
     pub fn parse(text: &str) -> Option<Version> {
+        // Digits only, read as they are checked; `None` when empty or past `u64`.
         let number = |part: Option<&str>| {
-            part.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|p| p.parse().ok())
+            (part.filter(|p| !p.is_empty())?.bytes()).try_fold(0u64, |n, b| {
+                let digit = b.is_ascii_digit().then(|| u64::from(b - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
+            })
         };
         let mut parts = text.trim().split('.');
         let major = number(parts.next())?;
@@ -202,7 +205,16 @@ mod tests {
         assert_eq!(Version::parse("99.0"), v(99, 0));
         assert_eq!(Version::parse("2"), v(2, 0));
         assert_eq!(Version::parse("0.3"), v(0, 3));
-        for not_a_version in ["", "v1", "1.x", "1..0", "-1.0", "one"] {
+        assert_eq!(Version::parse("18446744073709551615.01"), v(u64::MAX, 1));
+        for not_a_version in [
+            "",
+            "v1",
+            "1.x",
+            "1..0",
+            "-1.0",
+            "one",
+            "18446744073709551616",
+        ] {
             assert_eq!(Version::parse(not_a_version), None, "{not_a_version}");
         }
         assert_eq!(Version::parse("1.0.1").unwrap().to_string(), "1.0");

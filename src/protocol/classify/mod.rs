@@ -2,6 +2,7 @@
 //! knowledge lives here: the binding, the operation, the version, the JSON-RPC envelope
 //! and the error. JSON bodies are decoded here, once; rules never parse bytes.
 
+mod declared;
 mod detail_pointer;
 mod error;
 mod grpc;
@@ -73,6 +74,9 @@ pub struct ExchangeView<'a, 's> {
     pub generation: Generation,
     /// The sends earlier in the same capture.
     pub earlier_sends: &'a Sends,
+    /// The `A2A-Version` the request declares and where, read once: several rules and
+    /// the generation ask for it.
+    declared_version: Option<(&'a str, Span)>,
 }
 
 /// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
@@ -102,6 +106,7 @@ pub fn classify<'a, 's>(
         operation: None,
         generation: Generation::Unknown,
         earlier_sends,
+        declared_version: declared::declared_version(exchange),
     };
     match call {
         Some(call) => {
@@ -349,34 +354,6 @@ impl<'a, 's> ExchangeView<'a, 's> {
 
     /// The `A2A-Version` the request declares (header, or query parameter per §3.6.1).
     pub fn declared_version(&self) -> Option<(&str, Span)> {
-        let request = self.exchange.request.as_ref()?;
-        // An empty value is the same as none: both mean 0.3 (A2A §3.6.2).
-        if let Some(header) = request.header("a2a-version") {
-            let value = header.value_str().unwrap_or("").trim();
-            return (!value.is_empty()).then_some((value, header.value_span));
-        }
-        let target = match request.start_line {
-            crate::input::capture::StartLine::Request { target, .. } => target,
-            crate::input::capture::StartLine::Response { .. } => return None,
-        };
-        let query = target.split_once('?')?.1;
-        let pair = query.split('&').find(|p| {
-            p.split('=')
-                .next()
-                .is_some_and(|k| k.eq_ignore_ascii_case("a2a-version"))
-        })?;
-        let value = pair.split_once('=').map_or("", |(_, v)| v);
-        if value.is_empty() {
-            return None;
-        }
-        let offset = pair.as_ptr() as usize - target.as_ptr() as usize;
-        let span = request.start_line_span;
-        let start = span.start + request_target_offset(request) + offset + pair.len() - value.len();
-        Some((value, Span::new(start, start + value.len())))
+        self.declared_version
     }
-}
-
-/// Offset of the request target within the start line.
-fn request_target_offset(request: &Message<'_>) -> usize {
-    request.method().map_or(0, |m| m.len() + 1)
 }
