@@ -2,6 +2,8 @@
 //! point at `/error/details/0/domain` in the body. serde_json keeps no positions; this
 //! scanner runs only for members a finding points at, on bodies already known to parse.
 
+use std::borrow::Cow;
+
 use crate::input::source::Span;
 
 /// The span of the value at `pointer` in `json`.
@@ -36,8 +38,14 @@ pub fn locate_key(json: &[u8], pointer: &str) -> Option<Span> {
     }
 }
 
-fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+/// A pointer token as the member name it stands for (RFC 6901 §4). Tokens almost never
+/// hold an escape, so those without `~` are borrowed as they are.
+fn unescape_token(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 struct Scanner<'a> {

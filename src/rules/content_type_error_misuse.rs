@@ -51,7 +51,7 @@ impl Rule for ContentTypeErrorMisuse {
         if declares_media_type {
             return;
         }
-        let primary = match error.infos().first() {
+        let primary = match error.infos().next() {
             Some(info) => error.label(
                 &format!("{}/reason", info.pointer),
                 "about part media types",

@@ -28,7 +28,7 @@ impl Rule for DetailMissingType {
             out.push(
                 Finding::new(
                     self.id(),
-                    error.label(&detail.pointer, "no @type"),
+                    error.label(&detail.pointer.to_string(), "no @type"),
                     format!("detail in {} {what}", error.details_place()),
                 )
                 .help(

@@ -17,7 +17,11 @@ impl Rule for DuplicateErrorInfo {
         error: &ErrorView<'_>,
         out: &mut Vec<Finding>,
     ) {
-        let infos = error.infos();
+        // Most errors carry at most one: the rest are gathered only for a finding.
+        if error.infos().nth(1).is_none() {
+            return;
+        }
+        let infos: Vec<_> = error.infos().collect();
         let [first, second, ..] = infos.as_slice() else {
             return;
         };
@@ -25,10 +29,10 @@ impl Rule for DuplicateErrorInfo {
         out.push(
             Finding::new(
                 self.id(),
-                error.label(&second.pointer, "another ErrorInfo"),
+                error.label(&second.pointer.to_string(), "another ErrorInfo"),
                 format!("error carries {} ErrorInfo details (reasons {})", infos.len(), reasons.join(", ")),
             )
-            .related(error.label(&first.pointer, "first ErrorInfo"))
+            .related(error.label(&first.pointer.to_string(), "first ErrorInfo"))
             .help("send exactly one ErrorInfo (AIP-193): clients read the first one they find, and SDKs disagree on which that is"),
         );
     }

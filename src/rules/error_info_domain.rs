@@ -19,15 +19,13 @@ impl Rule for ErrorInfoDomain {
         out: &mut Vec<Finding>,
     ) {
         let expected = table().domain.as_str();
-        let infos = error.infos();
+        let Some(info) = error.infos().next() else {
+            return;
+        };
         // Extra ErrorInfos of the server's own domain are fine next to the A2A one.
-        if !error.is_a2a_error()
-            || infos.is_empty()
-            || infos.iter().any(|i| i.domain == Some(expected))
-        {
+        if !error.is_a2a_error() || error.infos().any(|i| i.domain == Some(expected)) {
             return;
         }
-        let info = &infos[0];
         let (label, found) = match info.domain {
             Some(domain) => (
                 error.label(
@@ -37,7 +35,7 @@ impl Rule for ErrorInfoDomain {
                 format!("\"{domain}\""),
             ),
             None => (
-                error.opening_label(&info.pointer, "no `domain`"),
+                error.opening_label(&info.pointer.to_string(), "no `domain`"),
                 "missing".to_string(),
             ),
         };

@@ -27,7 +27,8 @@ impl Rule for ErrorInfoMetadata {
             let Some(metadata) = info.metadata.filter(|m| !m.is_null()) else {
                 continue;
             };
-            let pointer = format!("{}/metadata", info.pointer);
+            // Written only for a finding: most metadata holds strings only.
+            let pointer = || format!("{}/metadata", info.pointer);
             let finding = match metadata {
                 Value::Object(map) => {
                     let mut bad = map.iter().filter(|(_, v)| !v.is_string());
@@ -43,7 +44,11 @@ impl Rule for ErrorInfoMetadata {
                     Finding::new(
                         self.id(),
                         error.label(
-                            &format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                            &format!(
+                                "{}/{}",
+                                pointer(),
+                                key.replace('~', "~0").replace('/', "~1")
+                            ),
                             "not a string",
                         ),
                         format!(
@@ -54,7 +59,7 @@ impl Rule for ErrorInfoMetadata {
                 }
                 other => Finding::new(
                     self.id(),
-                    error.label(&pointer, "not an object"),
+                    error.label(&pointer(), "not an object"),
                     format!(
                         "ErrorInfo.metadata is {}, not an object of strings",
                         kind_of(other)

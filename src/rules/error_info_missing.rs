@@ -17,7 +17,7 @@ impl Rule for ErrorInfoMissing {
         error: &ErrorView<'_>,
         out: &mut Vec<Finding>,
     ) {
-        if !error.is_a2a_error() || !error.infos().is_empty() || error.details_unreadable() {
+        if !error.is_a2a_error() || error.infos().next().is_some() || error.details_unreadable() {
             return;
         }
         let member = error.details_member;

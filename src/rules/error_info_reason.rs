@@ -25,7 +25,7 @@ impl Rule for ErrorInfoReason {
                 out.push(
                     Finding::new(
                         self.id(),
-                        error.opening_label(&info.pointer, "no `reason`"),
+                        error.opening_label(&info.pointer.to_string(), "no `reason`"),
                         "ErrorInfo has no `reason`",
                     )
                     .help("the reason names the error, for example \"TASK_NOT_FOUND\" (A2A §11.6)"),

@@ -42,7 +42,8 @@ impl Rule for GrpcStatusMismatch {
             return;
         };
         // What the message calls the value: the member over HTTP+JSON, the field over gRPC.
-        let named = match grpc {
+        // Written only for a finding.
+        let named = || match grpc {
             true => format!(
                 "grpc-status is {} ({status})",
                 error.code().unwrap_or_default()
@@ -64,7 +65,8 @@ impl Rule for GrpcStatusMismatch {
                 self.id(),
                 label(format!("expected {expected}")),
                 format!(
-                    "{named} but {} maps to {expected} under {}{other}",
+                    "{} but {} maps to {expected} under {}{other}",
+                    named(),
                     a2a.reason,
                     profile.table_name()
                 ),

@@ -3,7 +3,7 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::protocol::table::{A2aError, Known, table};
+use crate::protocol::table::{Known, table};
 use crate::rules::{Rule, RuleId};
 
 pub struct MessageTextMismatch;
@@ -30,19 +30,20 @@ impl Rule for MessageTextMismatch {
             .and_then(|c| table().by_code(c));
         let by_reason = error
             .infos()
-            .into_iter()
             .filter_map(|i| i.reason.and_then(|r| table().by_reason(r)));
         let named: Vec<Known> = by_code.into_iter().chain(by_reason).collect();
         let Some(&first) = named.first() else {
             return;
         };
         let text = message.to_lowercase();
-        let reads_as_named = named
-            .iter()
-            .any(|k| matches!(k, Known::A2a(e) if reads_as(e, &text)));
-        let Some(other) = first_read_as(&text) else {
+        let read = read_as(&text);
+        let reads_as_named = named.iter().any(|k| {
+            matches!(k, Known::A2a(e) if read.iter().any(|&i| std::ptr::eq(&table().a2a[i], *e)))
+        });
+        let Some(&first_read) = read.first() else {
             return;
         };
+        let other = &table().a2a[first_read];
         if reads_as_named || named.iter().any(|k| k.jsonrpc() == other.jsonrpc) {
             return;
         }
@@ -55,13 +56,6 @@ impl Rule for MessageTextMismatch {
             .help("make the text describe the error the code and reason name; people read it, and naive clients match on it"),
         );
     }
-}
-
-fn reads_as(error: &A2aError, text: &str) -> bool {
-    error
-        .texts
-        .iter()
-        .any(|phrase| text.contains(phrase.as_str()))
 }
 
 /// Every phrase of the table's errors in one automaton, with the error each belongs to:
@@ -79,22 +73,34 @@ static PHRASES: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> =
         (automaton, owners)
     });
 
-/// The first error of the table `text` reads as (holds one of its phrases).
-fn first_read_as(text: &str) -> Option<&'static A2aError> {
+/// The errors of the table `text` reads as (holds one of their phrases), as indices in
+/// ascending order. One pass of the automaton answers both which error the text reads
+/// as first and whether it reads as one the code or reason names.
+fn read_as(text: &str) -> Vec<usize> {
     let (automaton, owners) = &*PHRASES;
-    let first = (automaton.find_overlapping_iter(text))
+    let mut read: Vec<usize> = (automaton.find_overlapping_iter(text))
         .map(|found| owners[found.pattern().as_usize()])
-        .min()?;
-    Some(&table().a2a[first])
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    read
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::table::A2aError;
+
+    fn reads_as(error: &A2aError, text: &str) -> bool {
+        error
+            .texts
+            .iter()
+            .any(|phrase| text.contains(phrase.as_str()))
+    }
 
     /// The automaton finds what a search phrase by phrase, error by error, finds.
     #[test]
-    fn reads_as_the_first_error_holding_a_phrase() {
+    fn reads_as_the_errors_holding_a_phrase() {
         let errors = &table().a2a;
         let mut texts: Vec<String> = errors.iter().flat_map(|e| e.texts.clone()).collect();
         texts.extend(
@@ -107,12 +113,10 @@ mod tests {
         );
         texts.push(texts.join(" / "));
         for text in &texts {
-            let by_phrase = errors.iter().find(|e| reads_as(e, text));
-            assert_eq!(
-                first_read_as(text).map(|e| &e.name),
-                by_phrase.map(|e| &e.name),
-                "{text}"
-            );
+            let by_phrase: Vec<usize> = (0..errors.len())
+                .filter(|&i| reads_as(&errors[i], text))
+                .collect();
+            assert_eq!(read_as(text), by_phrase, "{text}");
         }
     }
 }

@@ -37,10 +37,10 @@ impl Rule for StreamClosedEarly {
         }
         // The state the stream left its task in, from the last event that says one (a
         // hollow payload keeps its `status.state`, `json_skim`).
-        let states: Vec<(usize, String)> = (response.events.iter().enumerate())
+        let last = (response.events.iter().enumerate())
             .filter_map(|(i, event)| state_of(view.binding, event).map(|s| (i, s)))
-            .collect();
-        let Some((last_at, state)) = states.last() else {
+            .next_back();
+        let Some((last_at, state)) = last else {
             return;
         };
         let errors = view.errors();
@@ -75,16 +75,16 @@ impl Rule for StreamClosedEarly {
         }
         let kit_subscription =
             view.profile == Profile::Tck && operation == Operation::SubscribeToTask;
-        let settled = TERMINAL.contains(&state.as_str())
-            || (!kit_subscription && INTERRUPTED.contains(&state.as_str()));
+        let settled =
+            TERMINAL.contains(&state) || (!kit_subscription && INTERRUPTED.contains(&state));
         if settled {
             return;
         }
-        let event = &response.events[*last_at];
+        let event = &response.events[last_at];
         let label = response
             .doc(Some(&event.event))
             .label("", format!("last state: {state}"));
-        let (message, help) = if kit_subscription && INTERRUPTED.contains(&state.as_str()) {
+        let (message, help) = if kit_subscription && INTERRUPTED.contains(&state) {
             (
                 format!(
                     "the subscription ended at {state}; a2a-tck expects its last event to carry a terminal state"
@@ -116,14 +116,15 @@ fn ended_by_agent(view: &ExchangeView<'_, '_>) -> bool {
     }
 }
 
-/// The task state an event carries: its Task's or its status update's.
-fn state_of(binding: Binding, event: &EventView<'_>) -> Option<String> {
+/// The task state an event carries: its Task's or its status update's. Read member by
+/// member: a JSON pointer would be parsed (and its tokens unescaped) for every event.
+fn state_of<'e>(binding: Binding, event: &'e EventView<'_>) -> Option<&'e str> {
     let data = event.json.value()?;
     let response = match binding {
         Binding::JsonRpc => data.get("result")?,
         _ => data,
     };
-    let status =
-        (response.pointer("/task/status")).or_else(|| response.pointer("/statusUpdate/status"))?;
-    status.get("state")?.as_str().map(str::to_string)
+    let status_of = |payload: &str| response.get(payload).and_then(|p| p.get("status"));
+    let status = status_of("task").or_else(|| status_of("statusUpdate"))?;
+    status.get("state")?.as_str()
 }

@@ -29,9 +29,8 @@ impl Rule for UnsupportedOperationAmbiguous {
         {
             return;
         }
-        let infos = error.infos();
         // Bookkeeping (a timestamp, a request id) says nothing about which case it is.
-        let says_which = infos.iter().any(|i| {
+        let says_which = error.infos().any(|i| {
             i.metadata
                 .and_then(Value::as_object)
                 .is_some_and(|m| m.keys().any(|k| !BOOKKEEPING.contains(&k.as_str())))
@@ -39,8 +38,8 @@ impl Rule for UnsupportedOperationAmbiguous {
         if says_which {
             return;
         }
-        let label = match infos.first() {
-            Some(info) => error.label(&info.pointer, "no metadata"),
+        let label = match error.infos().next() {
+            Some(info) => error.label(&info.pointer.to_string(), "no metadata"),
             None => error.label("/error/message", "only the text says why"),
         };
         out.push(

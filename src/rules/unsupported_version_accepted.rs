@@ -10,7 +10,7 @@ use serde_json::Value;
 pub use cards::{RunVersions, VersionFacts};
 
 use crate::finding::Finding;
-use crate::input::source::Label;
+use crate::input::source::{Label, Span};
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
 use crate::protocol::table::table;
 use crate::rules::{Rule, RuleId};
@@ -56,9 +56,12 @@ pub struct Version {
 impl Version {
     /// `1.0`, `1.0.1` (as `1.0`), `2` (as `2.0`); `None` for what is no version number.
     pub fn parse(text: &str) -> Option<Version> {
+        // Digits only, read as they are checked; `None` when empty or past `u64`.
         let number = |part: Option<&str>| {
-            part.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|p| p.parse().ok())
+            (part.filter(|p| !p.is_empty())?.bytes()).try_fold(0u64, |n, b| {
+                let digit = b.is_ascii_digit().then(|| u64::from(b - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
+            })
         };
         let mut parts = text.trim().split('.');
         let major = number(parts.next())?;
@@ -76,11 +79,13 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The version a request to an A2A operation declares, and a label on its value.
+/// The version a request to an A2A operation declares, and where it is declared. Most
+/// requests declare a version their interface supports, so what the label says is found
+/// only for a finding (`label`).
 struct Declared<'v> {
     version: Version,
     text: &'v str,
-    label: Label,
+    span: Span,
 }
 
 impl<'v> Declared<'v> {
@@ -90,17 +95,24 @@ impl<'v> Declared<'v> {
         }
         let (text, span) = view.declared_version()?;
         let version = Version::parse(text)?;
-        // Over HTTP a header or the query parameter (A2A §3.6.1); over gRPC metadata.
-        let (place, name) = match view.request.as_ref()?.header("a2a-version") {
-            Some(header) => ("request/header/a2a-version", header.name),
-            None => ("request/query/a2a-version", "A2A-Version"),
-        };
-        let label = Label::at(span, format!("{name} {text}")).member(place);
         Some(Declared {
             version,
             text,
-            label,
+            span,
         })
+    }
+
+    /// A label on the declared value, naming the header (as the request spells it) or
+    /// the query parameter, and the value.
+    fn label(&self, view: &ExchangeView<'_, '_>) -> Label {
+        // Over HTTP a header or the query parameter (A2A §3.6.1); over gRPC metadata. A
+        // version is only declared by a request, so the request is there.
+        let header = (view.request.as_ref()).and_then(|r| r.header("a2a-version"));
+        let (place, name) = match header {
+            Some(header) => ("request/header/a2a-version", header.name),
+            None => ("request/query/a2a-version", "A2A-Version"),
+        };
+        Label::at(self.span, format!("{name} {}", self.text)).member(place)
     }
 }
 
@@ -146,7 +158,7 @@ pub fn declares(binding: Binding) -> &'static str {
 fn finding(view: &ExchangeView<'_, '_>, declared: &Declared<'_>, message: String) -> Finding {
     let mut finding = Finding::new(
         RuleId::UnsupportedVersionAccepted,
-        declared.label.clone(),
+        declared.label(view),
         message,
     );
     if let Some(response) = &view.response {
@@ -193,7 +205,16 @@ mod tests {
         assert_eq!(Version::parse("99.0"), v(99, 0));
         assert_eq!(Version::parse("2"), v(2, 0));
         assert_eq!(Version::parse("0.3"), v(0, 3));
-        for not_a_version in ["", "v1", "1.x", "1..0", "-1.0", "one"] {
+        assert_eq!(Version::parse("18446744073709551615.01"), v(u64::MAX, 1));
+        for not_a_version in [
+            "",
+            "v1",
+            "1.x",
+            "1..0",
+            "-1.0",
+            "one",
+            "18446744073709551616",
+        ] {
             assert_eq!(Version::parse(not_a_version), None, "{not_a_version}");
         }
         assert_eq!(Version::parse("1.0.1").unwrap().to_string(), "1.0");

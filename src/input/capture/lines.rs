@@ -1,11 +1,6 @@
 //! Line-level recognisers for the `.http` format: start lines, `###` separators,
 //! comments and blank lines, used to frame messages and to resynchronise after an error.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while_m_n, take_while1};
-use nom::combinator::eof;
-use nom::{IResult, Parser};
-
 use crate::input::source::Span;
 
 /// The end of the line starting at `pos`: the offset of its `\n`, or the end of input.
@@ -47,38 +42,48 @@ pub fn is_start_line(src: &[u8], pos: usize) -> bool {
     is_status_line(line) || is_request_line(line)
 }
 
+// The recognisers below run on every line a head or a body without a length might end
+// at, so they compare bytes by hand rather than through parser combinators.
+
+/// `HTTP/d.d SP ddd`, then the end of the line or a space before the reason.
 pub fn is_status_line(line: &[u8]) -> bool {
-    let mut status = (
-        http_version,
-        tag(&b" "[..]),
-        take_while_m_n(3, 3, |b: u8| b.is_ascii_digit()),
-        alt((eof, tag(&b" "[..]))),
-    );
-    status.parse(line).is_ok()
+    match http_version(line) {
+        Some([b' ', a, b, c, rest @ ..]) => {
+            [a, b, c].iter().all(|d| d.is_ascii_digit()) && rest.first().is_none_or(|&b| b == b' ')
+        }
+        _ => false,
+    }
 }
 
+/// `METHOD SP target SP HTTP/d.d` and nothing after: a method of 1 to 24 of `A-Z`, `-`
+/// and `_`, a target of anything but spaces.
 fn is_request_line(line: &[u8]) -> bool {
-    let method = take_while_m_n(1, 24, |b: u8| {
-        b.is_ascii_uppercase() || b == b'-' || b == b'_'
-    });
-    let target = take_while1(|b: u8| b != b' ');
-    let mut request = (
-        method,
-        tag(&b" "[..]),
-        target,
-        tag(&b" "[..]),
-        http_version,
-        eof,
-    );
-    request.parse(line).is_ok()
+    let method = (line.iter())
+        .take_while(|&&b| b.is_ascii_uppercase() || b == b'-' || b == b'_')
+        .count();
+    if !(1..=24).contains(&method) {
+        return false;
+    }
+    let Some(rest) = line[method..].strip_prefix(b" ") else {
+        return false;
+    };
+    let target = rest.iter().take_while(|&&b| b != b' ').count();
+    if target == 0 {
+        return false;
+    }
+    (rest[target..].strip_prefix(b" ")).is_some_and(|rest| http_version(rest) == Some(&[]))
 }
 
-/// `HTTP/d.d`, giving the major and minor digits.
-fn http_version(input: &[u8]) -> IResult<&[u8], (u8, u8)> {
-    let digit = || take_while_m_n(1, 1, |b: u8| b.is_ascii_digit()).map(|d: &[u8]| d[0] - b'0');
-    let (rest, (_, major, _, minor)) =
-        (tag(&b"HTTP/"[..]), digit(), tag(&b"."[..]), digit()).parse(input)?;
-    Ok((rest, (major, minor)))
+/// What follows `HTTP/d.d` (one digit each) at the start of `input`.
+fn http_version(input: &[u8]) -> Option<&[u8]> {
+    match input {
+        [b'H', b'T', b'T', b'P', b'/', major, b'.', minor, rest @ ..]
+            if major.is_ascii_digit() && minor.is_ascii_digit() =>
+        {
+            Some(rest)
+        }
+        _ => None,
+    }
 }
 
 /// Skips blank lines, `###` separators and comment lines between messages, collecting
@@ -198,6 +203,17 @@ mod tests {
             (b"{\"jsonrpc\":\"2.0\"}", false),
             (b"POST  HTTP/1.1", false),
             (b"", false),
+            (b"HTTP/1.1 2000", false),
+            (b"HTTP/1.1 200 ", true),
+            (b"HTTP/1.1", false),
+            (b"HTTP/11.1 200", false),
+            (b"HTTP/1.1 2x0 OK", false),
+            (b"ABCDEFGHIJKLMNOPQRSTUVWX / HTTP/1.1", true),
+            (b"ABCDEFGHIJKLMNOPQRSTUVWXY / HTTP/1.1", false),
+            (b"M-SEARCH_X *\t HTTP/2.0", true),
+            (b"GET / HTTP/1.1 ", false),
+            (b"GET / HTTP/1.", false),
+            (b"GET", false),
         ] {
             assert_eq!(
                 is_start_line(line, 0),

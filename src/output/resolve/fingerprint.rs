@@ -13,7 +13,17 @@ pub fn hash(parts: &[&str]) -> String {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    format!("{hash:016x}")
+    hex(hash)
+}
+
+/// `hash` as 16 lowercase hex digits, as `{:016x}` writes it, without the formatting
+/// machinery: every diagnostic gets a fingerprint.
+fn hex(hash: u64) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    (0..16)
+        .rev()
+        .map(|nibble| char::from(DIGITS[((hash >> (nibble * 4)) & 0xf) as usize]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -26,5 +36,8 @@ mod tests {
         assert_ne!(hash(&["ab", ""]), hash(&["a", "b"]));
         // Pinned: a change here would orphan every stored baseline.
         assert_eq!(hash(&["error-info-missing", "x.http"]), "2ba9eb3de7bdd069");
+        for n in [0, 1, 0xabc, u64::MAX, 0x0123_4567_89ab_cdef] {
+            assert_eq!(hex(n), format!("{n:016x}"));
+        }
     }
 }

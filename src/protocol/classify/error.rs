@@ -2,12 +2,13 @@
 //! `google.rpc.Status` (A2A §11.6) and a gRPC status (A2A §10.6), with the details that
 //! name the error.
 
+use std::cell::OnceCell;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
 use crate::input::source::Label;
-use crate::protocol::classify::{Doc, GrpcStatusView};
+use crate::protocol::classify::{DetailPointer, Doc, GrpcStatusView};
 use crate::protocol::table::{A2aError, table};
 
 /// Which wire form the error takes.
@@ -39,22 +40,25 @@ pub struct ErrorView<'v> {
     pub doc: Doc<'v>,
     /// For a gRPC error: the status fields it was read from.
     pub grpc: Option<&'v GrpcStatusView<'v>>,
+    /// The ErrorInfo details, found on first asking: a dozen rules ask each error for
+    /// them, and finding one looks up four members.
+    infos: OnceCell<Vec<ErrorInfo<'v>>>,
 }
 
 /// One element of `details` / `data`.
 #[derive(Debug)]
 pub struct Detail<'v> {
     /// JSON pointer of the element in the body.
-    pub pointer: String,
+    pub pointer: DetailPointer,
     pub value: &'v Value,
     /// `@type`, when the element is an object that has one.
     pub type_url: Option<&'v str>,
 }
 
 /// A `google.rpc.ErrorInfo` detail.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ErrorInfo<'v> {
-    pub pointer: String,
+    pub pointer: DetailPointer,
     pub reason: Option<&'v str>,
     pub domain: Option<&'v str>,
     pub metadata: Option<&'v Value>,
@@ -79,7 +83,7 @@ impl<'v> Detail<'v> {
             return None;
         }
         Some(ErrorInfo {
-            pointer: self.pointer.clone(),
+            pointer: self.pointer,
             reason: object.get("reason").and_then(Value::as_str),
             domain: object.get("domain").and_then(Value::as_str),
             metadata: object.get("metadata"),
@@ -88,6 +92,11 @@ impl<'v> Detail<'v> {
 }
 
 impl<'v> ErrorView<'v> {
+    /// The `error` object of a document, when it has one: what makes it an error.
+    pub(super) fn object_in(body: &Value) -> Option<&Map<String, Value>> {
+        body.get("error")?.as_object()
+    }
+
     /// Reads the error of a response body, when it has an `error` object.
     pub fn read(
         body: &'v Value,
@@ -95,17 +104,17 @@ impl<'v> ErrorView<'v> {
         http_status: u16,
         doc: Doc<'v>,
     ) -> Option<ErrorView<'v>> {
-        let error = body.get("error")?.as_object()?;
-        let details_member = match form {
-            ErrorForm::JsonRpc => "data",
-            ErrorForm::Status | ErrorForm::Grpc => "details",
+        let error = Self::object_in(body)?;
+        let (details_member, parent) = match form {
+            ErrorForm::JsonRpc => ("data", "/error/data"),
+            ErrorForm::Status | ErrorForm::Grpc => ("details", "/error/details"),
         };
         let details = match error.get(details_member) {
             Some(Value::Array(items)) => items
                 .iter()
                 .enumerate()
                 .map(|(i, value)| Detail {
-                    pointer: format!("/error/{details_member}/{i}"),
+                    pointer: DetailPointer::element(parent, i),
                     value,
                     type_url: value.get("@type").and_then(Value::as_str),
                 })
@@ -113,7 +122,7 @@ impl<'v> ErrorView<'v> {
             // A single object where an array belongs (spec v1.0.0's own §9.5 example, and
             // 0.3 servers): still read it, so its ErrorInfo is not reported missing.
             Some(value @ Value::Object(object)) if object.contains_key("@type") => vec![Detail {
-                pointer: format!("/error/{details_member}"),
+                pointer: DetailPointer::whole(parent),
                 value,
                 type_url: value.get("@type").and_then(Value::as_str),
             }],
@@ -127,6 +136,7 @@ impl<'v> ErrorView<'v> {
             details,
             doc,
             grpc: None,
+            infos: OnceCell::new(),
         })
     }
 
@@ -147,7 +157,7 @@ impl<'v> ErrorView<'v> {
         let details = match error.get("details") {
             Some(Value::Array(items)) => (items.iter().enumerate())
                 .map(|(i, value)| Detail {
-                    pointer: format!("/details/{i}"),
+                    pointer: DetailPointer::element("/details", i),
                     value,
                     type_url: value.get("@type").and_then(Value::as_str),
                 })
@@ -162,6 +172,7 @@ impl<'v> ErrorView<'v> {
             details,
             doc,
             grpc: Some(status),
+            infos: OnceCell::new(),
         })
     }
 
@@ -259,18 +270,21 @@ impl<'v> ErrorView<'v> {
         }
     }
 
-    pub fn infos(&self) -> Vec<ErrorInfo<'v>> {
-        self.details.iter().filter_map(Detail::error_info).collect()
+    /// The ErrorInfo details, in order.
+    pub fn infos(&self) -> impl Iterator<Item = ErrorInfo<'v>> + '_ {
+        let infos = (self.infos)
+            .get_or_init(|| self.details.iter().filter_map(Detail::error_info).collect());
+        infos.iter().copied()
     }
 
     /// The first ErrorInfo's reason.
     pub fn reason(&self) -> Option<&'v str> {
-        self.infos().into_iter().find_map(|info| info.reason)
+        self.infos().find_map(|info| info.reason)
     }
 
     /// The first ErrorInfo whose reason names an A2A error, with that error.
     pub fn a2a_reason(&self) -> Option<(ErrorInfo<'v>, &'static A2aError)> {
-        self.infos().into_iter().find_map(|info| {
+        self.infos().find_map(|info| {
             info.reason
                 .and_then(|r| table().a2a_by_reason(r))
                 .map(|e| (info, e))
@@ -345,9 +359,9 @@ mod tests {
             (view.code(), view.status(), view.message()),
             (Some(400), Some("INVALID_ARGUMENT"), Some("bad"))
         );
-        let infos = view.infos();
+        let infos: Vec<ErrorInfo<'_>> = view.infos().collect();
         assert_eq!(infos.len(), 1);
-        assert_eq!(infos[0].pointer, "/error/details/1");
+        assert_eq!(infos[0].pointer.to_string(), "/error/details/1");
         assert_eq!(view.bad_requests().count(), 1);
         assert_eq!(view.a2a_error().unwrap().jsonrpc, -32005);
         assert!(view.is_a2a_error());

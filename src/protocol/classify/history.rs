@@ -2,6 +2,7 @@
 //! message content, its `messageId`, and whether the answer invited a retry (A2A §3.3.1).
 
 use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
@@ -86,29 +87,99 @@ impl ExchangeView<'_, '_> {
 }
 
 /// Hashes the parts of a message that a retry repeats; `messageId` is left out. Each
-/// member's JSON text is fed to the hasher as it is written, without building it.
+/// member is hashed as its tree, every node's kind (and length) first, so that two members
+/// hash alike exactly when their JSON texts are alike, without writing the text.
 fn content_hash(message: &Value) -> u64 {
-    struct Feed<'h>(&'h mut std::collections::hash_map::DefaultHasher);
-    impl std::io::Write for Feed<'_> {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.write(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = DefaultHasher::new();
     for member in ["role", "parts", "contextId", "taskId"] {
         member.hash(&mut hasher);
         let value = message.get(member);
         value.is_some().hash(&mut hasher);
         if let Some(value) = value {
-            // Writing JSON into a hasher cannot fail.
-            let _ = serde_json::to_writer(Feed(&mut hasher), value);
-            // Ends the member's text, as hashing a string does.
-            hasher.write_u8(0xff);
+            hash_tree(value, &mut hasher);
         }
     }
     hasher.finish()
+}
+
+/// Feeds `value` to the hasher so that different JSON texts give different feeds: a
+/// number by its kind and exact value (JSON writes `5`, `5.0` and `-0.0` differently), a
+/// string as `str` hashes (ended by a byte UTF-8 never holds), containers by their length.
+/// The parser's nesting limit bounds the recursion.
+fn hash_tree(value: &Value, hasher: &mut DefaultHasher) {
+    match value {
+        Value::Null => hasher.write_u8(0),
+        Value::Bool(b) => hasher.write_u8(1 + u8::from(*b)),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                hasher.write_u8(3);
+                hasher.write_u64(u);
+            } else if let Some(i) = n.as_i64() {
+                hasher.write_u8(4);
+                hasher.write_i64(i);
+            } else {
+                hasher.write_u8(5);
+                hasher.write_u64(n.as_f64().map_or(0, f64::to_bits));
+            }
+        }
+        Value::String(text) => {
+            hasher.write_u8(6);
+            text.hash(hasher);
+        }
+        Value::Array(items) => {
+            hasher.write_u8(7);
+            hasher.write_usize(items.len());
+            items.iter().for_each(|item| hash_tree(item, hasher));
+        }
+        Value::Object(members) => {
+            hasher.write_u8(8);
+            hasher.write_usize(members.len());
+            for (name, item) in members {
+                name.hash(hasher);
+                hash_tree(item, hasher);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Members hash alike exactly when their JSON texts are alike.
+    #[test]
+    fn hashes_what_the_json_text_says() {
+        let message = |parts: Value| json!({"role": "ROLE_USER", "parts": parts, "messageId": "m"});
+        let hash = |parts: Value| content_hash(&message(parts));
+        assert_eq!(
+            hash(json!([{"text": "hi"}])),
+            content_hash(
+                &json!({"messageId": "other", "parts": [{"text": "hi"}], "role": "ROLE_USER"})
+            )
+        );
+        let different = [
+            json!([{"text": "hi"}]),
+            json!([{"text": "hi "}]),
+            json!(["ab", "c"]),
+            json!(["a", "bc"]),
+            json!([[1], 2]),
+            json!([[1, 2]]),
+            json!(5),
+            json!(5.0),
+            json!(-0.0),
+            json!(0.0),
+            json!(-1),
+            json!(u64::MAX),
+            json!(null),
+            json!(false),
+            json!({"a": "b"}),
+            json!({"ab": ""}),
+        ];
+        for (i, a) in different.iter().enumerate() {
+            for b in &different[i + 1..] {
+                assert_ne!(hash(a.clone()), hash(b.clone()), "{a} / {b}");
+            }
+        }
+    }
 }

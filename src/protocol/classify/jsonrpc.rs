@@ -79,15 +79,25 @@ impl<'v> RpcRequest<'v> {
                 batch: false,
             };
         };
-        let id = match object.get("id") {
+        // One walk over the members finds the three a Request is judged by: a request has
+        // a handful, and every rule about JSON-RPC reads it again.
+        let (mut id, mut method, mut jsonrpc) = (None, None, None);
+        for (name, value) in object {
+            match name.as_str() {
+                "id" => id = Some(value),
+                "method" => method = Some(value),
+                "jsonrpc" => jsonrpc = Some(value),
+                _ => {}
+            }
+        }
+        let id = match id {
             None => RequestId::Absent,
             Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => {
                 RequestId::Readable(id)
             }
             Some(_) => RequestId::Unreadable,
         };
-        let method = object.get("method");
-        let invalid = match (object.get("jsonrpc"), method) {
+        let invalid = match (jsonrpc, method) {
             (None, _) => Some(InvalidRequest::NoJsonrpcMember),
             (Some(v), _) if v.as_str() != Some("2.0") => Some(InvalidRequest::JsonrpcNot2_0),
             (_, None) => Some(InvalidRequest::NoMethod),

@@ -68,9 +68,10 @@ impl Doc<'_> {
         text: impl Into<String>,
     ) -> Label {
         let side = self.side.name();
+        // Joined rather than formatted: every label of a finding is named so.
         let member = match self.event {
             Some(event) => format!("{side}/events/{}{pointer}", event.index),
-            None => format!("{side}{}{pointer}", self.member_prefix),
+            None => [side, self.member_prefix, pointer].concat(),
         };
         let Some(content) = self.content else {
             return Label::at(self.start_line, text).member(member);
@@ -150,7 +151,7 @@ impl<'a> MessageView<'a, '_> {
     /// A label on the start line (`HTTP/1.1 404 Not Found`).
     pub fn start_line_label(&self, text: impl Into<String>) -> Label {
         Label::at(self.message.start_line_span, text)
-            .member(format!("{}/start-line", self.side.name()))
+            .member([self.side.name(), "/start-line"].concat())
     }
 
     /// A label on what says how a response ended: over gRPC its `grpc-status` field, else
@@ -158,7 +159,7 @@ impl<'a> MessageView<'a, '_> {
     pub fn outcome_label(&self, text: impl Into<String>) -> Label {
         match &self.grpc_status {
             Some(grpc) => Label::at(grpc.status.value_span, text)
-                .member(format!("{}/trailer/grpc-status", self.side.name())),
+                .member([self.side.name(), "/trailer/grpc-status"].concat()),
             None => self.start_line_label(text),
         }
     }

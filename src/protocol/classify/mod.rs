@@ -2,6 +2,8 @@
 //! knowledge lives here: the binding, the operation, the version, the JSON-RPC envelope
 //! and the error. JSON bodies are decoded here, once; rules never parse bytes.
 
+mod declared;
+mod detail_pointer;
 mod error;
 mod grpc;
 mod history;
@@ -14,6 +16,7 @@ mod message;
 mod route;
 mod shape;
 
+pub use detail_pointer::DetailPointer;
 pub use error::{Detail, ErrorForm, ErrorInfo, ErrorView, problem_members};
 pub use grpc::GrpcStatusView;
 pub use history::{SendRecord, Sends};
@@ -71,6 +74,9 @@ pub struct ExchangeView<'a, 's> {
     pub generation: Generation,
     /// The sends earlier in the same capture.
     pub earlier_sends: &'a Sends,
+    /// The `A2A-Version` the request declares and where, read once: several rules and
+    /// the generation ask for it.
+    declared_version: Option<(&'a str, Span)>,
 }
 
 /// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
@@ -100,6 +106,7 @@ pub fn classify<'a, 's>(
         operation: None,
         generation: Generation::Unknown,
         earlier_sends,
+        declared_version: declared::declared_version(exchange),
     };
     match call {
         Some(call) => {
@@ -206,42 +213,68 @@ impl<'a, 's> ExchangeView<'a, 's> {
         let Some(response) = &self.response else {
             return Vec::new();
         };
-        let form = match self.binding {
-            Binding::JsonRpc => ErrorForm::JsonRpc,
-            Binding::HttpJson => ErrorForm::Status,
-            // A gRPC call has one error, in its status fields, after any messages.
-            Binding::Grpc => return response.grpc_error().into_iter().collect(),
-            _ => return Vec::new(),
+        // A gRPC call has one error, in its status fields, after any messages.
+        if self.binding == Binding::Grpc {
+            return response.grpc_error().into_iter().collect();
+        }
+        let Some(form) = self.json_error_form() else {
+            return Vec::new();
         };
+        (self.error_documents(response, form))
+            .filter_map(|(body, status, doc)| ErrorView::read(body, form, status, doc))
+            .collect()
+    }
+
+    /// Does the response carry any error [`Self::errors`] would read? Answered without
+    /// reading them: every success check asks it.
+    fn has_errors(&self) -> bool {
+        let Some(response) = &self.response else {
+            return false;
+        };
+        if self.binding == Binding::Grpc {
+            return response.grpc_error().is_some();
+        }
+        self.json_error_form().is_some_and(|form| {
+            (self.error_documents(response, form))
+                .any(|(body, ..)| ErrorView::object_in(body).is_some())
+        })
+    }
+
+    /// The form a JSON error takes on this exchange's binding; `None` where JSON errors
+    /// are not read (gRPC carries its error in status fields).
+    fn json_error_form(&self) -> Option<ErrorForm> {
+        match self.binding {
+            Binding::JsonRpc => Some(ErrorForm::JsonRpc),
+            Binding::HttpJson => Some(ErrorForm::Status),
+            _ => None,
+        }
+    }
+
+    /// The documents of `response` that are read for an error, each with the HTTP status
+    /// it stands for and the document labels point into: the body, and each stream event.
+    fn error_documents<'v>(
+        &self,
+        response: &'v MessageView<'a, 's>,
+        form: ErrorForm,
+    ) -> impl Iterator<Item = (&'v serde_json::Value, u16, Doc<'v>)> {
         let status = response.message.status().unwrap_or(200);
-        let mut errors = Vec::new();
-        if let Some(body) = response
-            .json
-            .value()
+        let body = (response.json.value())
             .filter(|_| form == ErrorForm::JsonRpc || status >= 400)
-        {
-            errors.extend(ErrorView::read(body, form, status, response.doc(None)));
-        }
-        for event in &response.events {
-            if let Some(data) = event.json.value() {
-                // A stream answers 200 before any error; an HTTP+JSON error event carries
-                // the status it stands for in `error.code`.
-                let status = data
-                    .get("error")
-                    .and_then(|error| error.get("code"))
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|c| u16::try_from(c).ok())
-                    .filter(|c| (100..600).contains(c) && form == ErrorForm::Status)
-                    .unwrap_or(status);
-                errors.extend(ErrorView::read(
-                    data,
-                    form,
-                    status,
-                    response.doc(Some(&event.event)),
-                ));
-            }
-        }
-        errors
+            .map(|body| (body, status, response.doc(None)));
+        let events = response.events.iter().filter_map(move |event| {
+            let data = event.json.value()?;
+            // A stream answers 200 before any error; an HTTP+JSON error event carries
+            // the status it stands for in `error.code`.
+            let status = data
+                .get("error")
+                .and_then(|error| error.get("code"))
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|c| u16::try_from(c).ok())
+                .filter(|c| (100..600).contains(c) && form == ErrorForm::Status)
+                .unwrap_or(status);
+            Some((data, status, response.doc(Some(&event.event))))
+        });
+        body.into_iter().chain(events)
     }
 
     /// The JSON documents that stand for errors on the HTTP+JSON binding, whatever their
@@ -307,7 +340,7 @@ impl<'a, 's> ExchangeView<'a, 's> {
         let status = response.message.status().unwrap_or(0);
         let grpc_ok = self.binding != Binding::Grpc
             || (response.grpc_status.as_ref()).is_some_and(|s| s.code == Some(0));
-        (200..300).contains(&status) && grpc_ok && self.errors().is_empty()
+        (200..300).contains(&status) && grpc_ok && !self.has_errors()
     }
 
     /// The response's HTTP status when it is an error (4xx or 5xx).
@@ -321,34 +354,6 @@ impl<'a, 's> ExchangeView<'a, 's> {
 
     /// The `A2A-Version` the request declares (header, or query parameter per §3.6.1).
     pub fn declared_version(&self) -> Option<(&str, Span)> {
-        let request = self.exchange.request.as_ref()?;
-        // An empty value is the same as none: both mean 0.3 (A2A §3.6.2).
-        if let Some(header) = request.header("a2a-version") {
-            let value = header.value_str().unwrap_or("").trim();
-            return (!value.is_empty()).then_some((value, header.value_span));
-        }
-        let target = match request.start_line {
-            crate::input::capture::StartLine::Request { target, .. } => target,
-            crate::input::capture::StartLine::Response { .. } => return None,
-        };
-        let query = target.split_once('?')?.1;
-        let pair = query.split('&').find(|p| {
-            p.split('=')
-                .next()
-                .is_some_and(|k| k.eq_ignore_ascii_case("a2a-version"))
-        })?;
-        let value = pair.split_once('=').map_or("", |(_, v)| v);
-        if value.is_empty() {
-            return None;
-        }
-        let offset = pair.as_ptr() as usize - target.as_ptr() as usize;
-        let span = request.start_line_span;
-        let start = span.start + request_target_offset(request) + offset + pair.len() - value.len();
-        Some((value, Span::new(start, start + value.len())))
+        self.declared_version
     }
-}
-
-/// Offset of the request target within the start line.
-fn request_target_offset(request: &Message<'_>) -> usize {
-    request.method().map_or(0, |m| m.len() + 1)
 }

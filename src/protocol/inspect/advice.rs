@@ -210,7 +210,6 @@ fn without_status(status: u16) -> Advice {
 fn unsupported_operation(error: &ErrorView<'_>) -> Advice {
     let metadata: Vec<String> = error
         .infos()
-        .iter()
         .filter_map(|i| i.metadata.and_then(Value::as_object))
         .flat_map(|m| {
             m.iter()

@@ -162,26 +162,27 @@ fn check_card(card: &Value, at: String, wire_drops_empty: bool, report: &mut dyn
         if whole_0_3 && member == "supportedInterfaces" {
             continue;
         }
-        let pointer = format!("{at}/{member}");
+        // Written only for a problem: most members are as they should be.
+        let pointer = || format!("{at}/{member}");
         match card.get(member) {
             None | Some(Value::Null) if wire_drops_empty && kind == Kind::Array && member != "supportedInterfaces" => {}
             None | Some(Value::Null) => missing.push(member),
             Some(value) if !kind.holds(value) => report(Problem {
-                place: Place::Value(pointer),
+                place: Place::Value(pointer()),
                 label: format!("not {}", kind.name()),
                 message: format!("agent card member `{member}` is {}, expected {}", kind_of(value), kind.name()),
                 help: format!("send `{member}` as {} (`lf.a2a.v1.AgentCard` in a2a.proto)", kind.name()),
                 warning: false,
             }),
             Some(Value::String(s)) if s.trim().is_empty() => report(Problem {
-                place: Place::Value(pointer),
+                place: Place::Value(pointer()),
                 label: "empty".to_owned(),
                 message: format!("agent card member `{member}` is empty; the 1.0 AgentCard requires it"),
                 help: format!("give `{member}` a value (REQUIRED in `lf.a2a.v1.AgentCard`, a2a.proto)"),
                 warning: false,
             }),
             Some(Value::Array(items)) if member == "supportedInterfaces" && items.is_empty() => report(Problem {
-                place: Place::Value(pointer),
+                place: Place::Value(pointer()),
                 label: "no interface".to_owned(),
                 message: "agent card lists no `supportedInterfaces`: a client cannot tell where or how to call the \
                           agent"
