@@ -91,7 +91,7 @@ impl<'a> Shared<'a> {
 /// reports, not the run's. The calling thread lints too whenever the report it needs
 /// next is not ready, so a pool of N threads lints on N threads in all (one of them also
 /// writing), and a pool of one runs the whole run on the calling thread without a
-/// hand-over. Returns the number of inputs.
+/// hand-over.
 pub fn lint_in_order<'a>(
     pool: &rayon::ThreadPool,
     inputs: &'a mut Inputs<'a>,
@@ -99,7 +99,7 @@ pub fn lint_in_order<'a>(
     on_done: &(dyn Fn() + Sync),
     max_bytes: u64,
     each: &mut dyn FnMut(usize, &Input, Linted) -> io::Result<()>,
-) -> io::Result<usize> {
+) -> io::Result<()> {
     let threads = pool.current_num_threads().max(1);
     let ahead = threads * AHEAD_PER_WORKER;
     let shared = Shared {
@@ -192,9 +192,8 @@ pub fn lint_in_order<'a>(
             }
             i += 1;
         }
-        let mut state = shared.lock();
-        state.stop = true;
+        shared.lock().stop = true;
         shared.moved.notify_all();
-        outcome.map(|()| state.next)
+        outcome
     })
 }

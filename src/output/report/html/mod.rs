@@ -3,6 +3,7 @@
 //! the run-level rules, then the summary, matrix and side-by-side view the files fed,
 //! which the page's style shows first).
 
+mod counts;
 mod csp;
 mod escape;
 mod explorer;
@@ -19,6 +20,7 @@ use crate::input::walk::Input;
 use crate::output::FileReport;
 use crate::output::report::{Context, Reporter, Summary};
 use crate::protocol::profile::Profile;
+use counts::FindingCounts;
 use explorer::{FileCapture, push_explorer};
 use tally::Tally;
 
@@ -99,7 +101,7 @@ pub struct HtmlReport<'w> {
     tally: Tally,
     files: usize,
     /// Each file's number of findings, so that its run-level findings number on.
-    counts: Vec<usize>,
+    counts: FindingCounts,
 }
 
 impl<'w> HtmlReport<'w> {
@@ -110,7 +112,7 @@ impl<'w> HtmlReport<'w> {
             profile,
             tally: Tally::default(),
             files: 0,
-            counts: Vec::new(),
+            counts: FindingCounts::default(),
         })
     }
 
@@ -151,7 +153,7 @@ impl<'w> HtmlReport<'w> {
                 continue;
             }
             self.tally.diagnostics(&report.diagnostics);
-            let first = self.counts.get(file).copied().unwrap_or_default() + 1;
+            let first = self.counts.get(file).unwrap_or_default() + 1;
             let mut html = String::new();
             page::run_level(&mut html, file, first, report);
             self.out.write_all(html.as_bytes())?;
