@@ -4,7 +4,7 @@
 
 use crate::finding::Finding;
 use crate::input::capture::{
-    EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_entry,
+    EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_laid_out_entry,
 };
 use crate::input::source::Label;
 use crate::lint::Defer;
@@ -17,7 +17,7 @@ use crate::rules::RuleId;
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: Defer) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
     let mut lint = FileLint::new(path, options, resolver, defer);
-    let log = for_each_entry(har, &mut |written| {
+    let log = for_each_laid_out_entry(har, &mut |written| {
         let mut reader = HttpReader::new(written.text);
         for mut exchange in reader.by_ref() {
             // Numbered across the file, as if its entries were one text.

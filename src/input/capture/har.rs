@@ -46,6 +46,8 @@ pub struct EntryText<'t> {
     /// Why the entry's response never came, as the recorder says it (Chrome's and
     /// mitmproxy's `_error` on a status 0 entry: `net::ERR_CONNECTION_REFUSED`).
     pub failure: Option<&'t str>,
+    /// Where each piece of the text came from, when asked for ([`for_each_laid_out_entry`]).
+    pub layout: Option<&'t Layout>,
 }
 
 /// What reading a HAR log entry by entry found besides the entries.
@@ -116,18 +118,39 @@ pub fn read_har(bytes: &[u8]) -> HarCapture {
 /// written, in one buffer reused for all. Never fails: a file that is not a HAR log gives
 /// a problem, after the entries before the point where it stopped being one.
 pub fn for_each_entry(bytes: &[u8], each: &mut dyn FnMut(EntryText<'_>)) -> HarLog {
+    read_entries_of(bytes, false, each)
+}
+
+/// [`for_each_entry`], with each entry's [`Layout`] worked out as its text is written:
+/// for placing findings, which would otherwise read an entry's JSON again to learn it.
+pub fn for_each_laid_out_entry(bytes: &[u8], each: &mut dyn FnMut(EntryText<'_>)) -> HarLog {
+    read_entries_of(bytes, true, each)
+}
+
+fn read_entries_of(bytes: &[u8], laid_out: bool, each: &mut dyn FnMut(EntryText<'_>)) -> HarLog {
     let skip = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let json = &bytes[skip..];
     let mut log = HarLog::default();
     let mut text = Vec::new();
+    let mut layout = Layout::default();
     let mut on_entry = |entry: Entry<'_>| {
         text.clear();
-        let bad_base64 = write_entry(&mut text, &entry, None);
+        layout.clear();
+        let bad_base64 = write_entry(&mut text, &entry, laid_out.then_some(&mut layout));
+        if laid_out {
+            layout.len = text.len();
+            layout::add_secrets(
+                &mut layout,
+                &entry,
+                crate::input::secrets::is_credential_header,
+            );
+        }
         each(EntryText {
             index: log.entries,
             text: &text,
             bad_base64: &bad_base64,
             failure: entry.response.as_ref().and_then(|r| r.failure()),
+            layout: laid_out.then_some(&layout),
         });
         log.entries += 1;
     };

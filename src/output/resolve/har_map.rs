@@ -43,9 +43,11 @@ pub fn har_file_span(span: Span) -> Span {
 pub struct HarMap<'r> {
     path: &'r str,
     har: &'r [u8],
-    /// The entry being linted, and the text it was written as.
+    /// The entry being linted, the text it was written as, and its layout when the
+    /// reader gave it (taken when the entry is first placed).
     current: Option<usize>,
     entry_text: Vec<u8>,
+    entry_layout: Option<Layout>,
     lines: Option<Lines>,
     /// Columns already counted on one long line: its number, and offset to column.
     columns: (usize, BTreeMap<usize, usize>),
@@ -110,6 +112,7 @@ impl<'r> HarMap<'r> {
             har,
             current: None,
             entry_text: Vec::new(),
+            entry_layout: None,
             lines: None,
             columns: (0, BTreeMap::new()),
             scan: EntryScan::default(),
@@ -117,13 +120,14 @@ impl<'r> HarMap<'r> {
         }
     }
 
-    /// Findings from now on are about entry `index`, written as `text`. The text is
-    /// copied only for an entry that has findings.
-    pub fn enter_entry(&mut self, index: usize, text: &[u8]) {
+    /// Findings from now on are about entry `index`, written as `text` and laid out as
+    /// `layout` (if known). They are copied only for an entry that has findings.
+    pub fn enter_entry(&mut self, index: usize, text: &[u8], layout: Option<&Layout>) {
         if self.current != Some(index) {
             self.current = Some(index);
             self.entry_text.clear();
             self.entry_text.extend_from_slice(text);
+            self.entry_layout = layout.cloned();
         }
     }
 

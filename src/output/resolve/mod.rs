@@ -18,6 +18,7 @@ pub use snippet::{Snippet, SnippetLabel};
 
 use crate::finding::{Finding, Severity};
 use crate::input::capture::Exchange;
+use crate::input::capture::har::Layout;
 use crate::input::source::{LineCol, LineIndex, Span};
 use crate::rules::RuleId;
 use file_text::FileText;
@@ -178,10 +179,11 @@ impl<'r> Resolver<'r> {
         }
     }
 
-    /// For a HAR file: the findings from now on are about entry `index`, written as `text`.
-    pub fn enter_har_entry(&mut self, index: usize, text: &[u8]) {
+    /// For a HAR file: the findings from now on are about entry `index`, written as
+    /// `text`, its pieces laid out as `layout` when the reader worked that out.
+    pub fn enter_har_entry(&mut self, index: usize, text: &[u8], layout: Option<&Layout>) {
         if let Some(har) = &mut self.har {
-            har.enter_entry(index, text);
+            har.enter_entry(index, text, layout);
         }
     }
 

@@ -9,7 +9,7 @@ use super::write::write_entry;
 use crate::input::capture::Side;
 
 /// Where one entry's text came from, worked out again for findings in it.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Layout {
     /// Each message's text, relative to the entry's start, with the line end after it.
     pub messages: Vec<(Side, Range<usize>)>,
@@ -74,6 +74,16 @@ pub fn layout_of(entry_json: &[u8], is_credential: impl Fn(&str) -> bool) -> Opt
     let mut layout = Layout::default();
     write_entry(&mut text, &entry, Some(&mut layout));
     layout.len = text.len();
+    add_secrets(&mut layout, &entry, is_credential);
+    Some(layout)
+}
+
+/// Adds to `layout` the pointers of `entry`'s credential values.
+pub(super) fn add_secrets(
+    layout: &mut Layout,
+    entry: &Entry<'_>,
+    is_credential: impl Fn(&str) -> bool,
+) {
     let request = entry
         .request
         .as_ref()
@@ -94,5 +104,14 @@ pub fn layout_of(entry_json: &[u8], is_credential: impl Fn(&str) -> bool) -> Opt
                 .push(format!("/{}/cookies/{i}/value", side.name()));
         }
     }
-    Some(layout)
+}
+
+impl Layout {
+    /// Empty again, keeping what it allocated, for the next entry.
+    pub(super) fn clear(&mut self) {
+        self.messages.clear();
+        self.pieces.clear();
+        self.len = 0;
+        self.secrets.clear();
+    }
 }

@@ -21,7 +21,12 @@ impl HarMap<'_> {
         }
         let span = self.entry_span(index)?;
         let json = &self.har[span.range()];
-        let layout = har::layout_of(json, is_credential)?;
+        // The reader's layout of the entry being linted saves reading its JSON again.
+        let given = (self.current == Some(index)).then(|| self.entry_layout.take());
+        let layout = match given.flatten() {
+            Some(layout) => layout,
+            None => har::layout_of(json, is_credential)?,
+        };
         // An entry the scan finds but the HAR reader stopped in (a value of the wrong
         // type, say) was never written: there is nothing to compare.
         if self.current == Some(index) {
