@@ -8,8 +8,9 @@
 //! bodies are decoded; HTTP/2 pseudo-headers are dropped. The log is parsed as a stream,
 //! one entry at a time, borrowing its strings from the file, and each entry's text is
 //! handed on as soon as it is written ([`for_each_entry`]), so a large log is never held
-//! as text whole. Where each piece of that text came from is not kept: [`layout_of`]
-//! works it out again for the few entries that findings point into.
+//! as text whole. Where each piece of that text came from is worked out as it is
+//! written when the caller places findings ([`for_each_laid_out_entry`]); [`layout_of`]
+//! works it out again from an entry's JSON for entries met later.
 
 mod entry;
 mod layout;
