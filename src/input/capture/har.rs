@@ -350,4 +350,44 @@ mod tests {
             is_har("x.HAR", b"") && is_har("-", b"\xEF\xBB\xBF {") && !is_har("x.http", b"GET")
         );
     }
+
+    /// The layout worked out as an entry is first written is the one its JSON gives
+    /// when read again, credential values included.
+    #[test]
+    fn layouts_made_while_reading_are_those_read_again() {
+        let entries = [
+            r#"{"request": {"method": "POST", "url": "http://a/rpc", "headers": [
+                {"name": "Authorization", "value": "Bearer t"}, {"name": "A2A-Version", "value": "1.0"}],
+                "cookies": [{"name": "s", "value": "1"}],
+                "postData": {"mimeType": "application/json", "text": "{\"id\": 1}"}},
+              "response": {"status": 200, "statusText": "OK", "headers": [
+                {"name": "Content-Type", "value": "application/json"}],
+                "content": {"text": "eyJpZCI6IDF9", "encoding": "base64"}}}"#,
+            r#"{"request": {"method": "GET", "url": "http://a/.well-known/agent-card.json"},
+              "response": {"status": 0, "_error": "net::ERR_ABORTED"}}"#,
+        ];
+        let har = format!(r#"{{"log": {{"entries": [{}]}}}}"#, entries.join(","));
+        let mut given = Vec::new();
+        for_each_laid_out_entry(har.as_bytes(), &mut |entry| {
+            given.push(format!("{:?}", entry.layout.expect("laid out")));
+        });
+        let again: Vec<String> = (entries.iter())
+            .map(|json| {
+                let layout =
+                    layout_of(json.as_bytes(), crate::input::secrets::is_credential_header);
+                format!("{:?}", layout.unwrap())
+            })
+            .collect();
+        assert_eq!(given, again);
+        assert!(
+            given[0].contains("/request/headers/0/value"),
+            "{}",
+            given[0]
+        );
+        let mut plain = Vec::new();
+        for_each_entry(har.as_bytes(), &mut |entry| {
+            plain.push(entry.layout.is_none())
+        });
+        assert_eq!(plain, [true, true]);
+    }
 }
