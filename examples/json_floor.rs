@@ -21,6 +21,12 @@ use std::time::{Duration, Instant};
 use a2alint::input::capture::{HttpReader, is_har, parse_events, read_har};
 use a2alint::protocol::classify::MediaType;
 
+/// The same allocator as the `a2alint` binary, so that the floor measures parsing, not
+/// a difference of allocators.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let mut jsonl: Option<std::io::BufWriter<std::fs::File>> = None;
     let mut har_out: Option<Har> = None;
