@@ -25,10 +25,12 @@ use crate::settings::config::FailOn;
 use crate::settings::gate::{Baseline, Gate};
 
 /// What the run keeps of the files once their findings are written.
-#[derive(Default)]
-struct Kept {
+struct Kept<'a> {
     /// The run-level rules' facts, compact.
     run: Run,
+    /// Set once the run asks files linted from then on to place their claims at once
+    /// ([`Run::claims_now`]); read by the workers.
+    claims_now: &'a AtomicBool,
     /// The inputs that could not be read or linted, in order: an input's position among
     /// the files written is its index less the failed inputs before it.
     failed: Vec<usize>,
@@ -102,6 +104,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
     let profile = args.profile.or(config.profile).unwrap_or_default();
+    let claims_now = AtomicBool::new(false);
     let options_for = |path: &str| Options {
         profile,
         rules: config.rules_for(path),
@@ -109,6 +112,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         repo_path: Some(repo_path(path)),
         // Only these formats show context windows.
         no_windows: !matches!(args.format, Format::Human | Format::Html),
+        claims_now: claims_now.load(Ordering::Relaxed),
         ..Options::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -125,7 +129,11 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     // of a file counted later.
     let mut stream = |each: &mut Each<'_>| {
         let on_done = || progress.done();
-        let mut kept = Kept::default();
+        let mut kept = Kept {
+            run: Run::relinting(),
+            claims_now: &claims_now,
+            failed: Vec::new(),
+        };
         if let Some(name) = live {
             let source = &first[0];
             let mut chunks = super::live::stdin_chunks();
@@ -254,6 +262,9 @@ fn keep(
             each(source, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
             kept.run.absorb(input, source, &mut report);
+            if kept.run.claims_now() {
+                kept.claims_now.store(true, Ordering::Relaxed);
+            }
         }
         Err(error) => {
             progress.aside(|| eprintln!("error: {error}"));

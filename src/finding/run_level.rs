@@ -84,7 +84,8 @@ impl<K> Default for RunClaims<K> {
 }
 
 impl<K: Clone + Eq + Hash> RunClaims<K> {
-    pub fn push(&mut self, file: usize, key: K, more: usize, at: Spot) {
+    /// Takes in a claim; gives its key's number.
+    pub fn push(&mut self, file: usize, key: K, more: usize, at: Spot) -> usize {
         let next = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
         let id = *self.key_of.entry(key.clone()).or_insert(next);
         if id == next {
@@ -92,6 +93,7 @@ impl<K: Clone + Eq + Hash> RunClaims<K> {
         }
         let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         (self.claims).push(record_of([number(file), id, number(more), at.0]));
+        id as usize
     }
 }
 

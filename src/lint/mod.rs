@@ -10,6 +10,9 @@ mod pcap;
 mod run;
 mod run_inputs;
 
+#[cfg(test)]
+mod claims_now_tests;
+
 pub use live::lint_live;
 pub use ordered::lint_in_order;
 pub use run::{Relint, Run, check_linted_run};
@@ -36,6 +39,10 @@ pub struct Options {
     /// Diagnostics come without context windows (empty `snippets`): the format never
     /// shows them, and cutting them costs a tenth of a run with dense findings.
     pub no_windows: bool,
+    /// Claims about agent cards are placed while the file is at hand, not left to a
+    /// second pass: the run asks for it once many files' claims look contradicted
+    /// ([`run::Run::claims_now`]).
+    pub claims_now: bool,
 }
 
 impl Options {
@@ -57,10 +64,12 @@ pub fn lint_source(path: &str, bytes: &[u8], options: &Options) -> FileReport {
 /// (see `spots`): the run lints the few files whose spots it needs again, without
 /// `defer` ([`lint_source`] numbers them the same way). Resolving them up front cost a
 /// fifth of the run time on realistic traffic, and kept a few KiB per file to the end.
+/// When most files' claims will be reported (a card the traffic contradicts), linting
+/// them again costs more: then the run asks for claims at once (`Options::claims_now`).
 fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: bool) -> FileReport {
     let defer = match defer {
         false => Defer::Nothing,
-        true if bytes.len() > CLAIMS_NOW_ABOVE => Defer::Answers,
+        true if bytes.len() > CLAIMS_NOW_ABOVE || options.claims_now => Defer::Answers,
         true => Defer::All,
     };
     match Kind::of(path, bytes) {

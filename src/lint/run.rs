@@ -11,6 +11,7 @@ use crate::lint::run_inputs::RunInputs;
 use crate::output::FileReport;
 use crate::output::resolve::Diagnostic;
 use crate::output::resolve::spots::{Placed, Spots};
+use crate::rules::RuleId;
 use crate::rules::binding_divergence::RunOutcomes;
 use crate::rules::card_contradicted::RunCards;
 use crate::rules::unsupported_version_accepted::RunVersions;
@@ -26,6 +27,11 @@ pub type Relint<'a> = dyn Fn(&[&Input]) -> Vec<Option<Spots>> + 'a;
 pub struct Run {
     /// The number of files taken in.
     files: usize,
+    /// Files can be linted again (`check`'s files): a spot no rule is likely to ask for
+    /// is let go of, and given again by a second pass if it is asked for after all.
+    relints: bool,
+    /// Files whose claims the cards so far contradict, left to a second pass.
+    likely_relinted: usize,
     /// The input number and the input of each file a rule may name, by file number.
     inputs: RunInputs,
     /// Spots that a file resolved at once (read from standard input or live, or linted
@@ -37,21 +43,50 @@ pub struct Run {
 }
 
 impl Run {
+    /// A run over files that can be linted again.
+    pub fn relinting() -> Run {
+        Run {
+            relints: true,
+            ..Run::default()
+        }
+    }
+
     /// Takes the run-level facts out of the report of `source`, input number `input`.
     pub fn absorb(&mut self, input: usize, source: &Input, report: &mut FileReport) {
         let file = self.files;
         self.files += 1;
-        let spots = std::mem::take(&mut report.spots);
-        let mut kept = spots.holds_any();
-        if kept {
+        let mut spots = std::mem::take(&mut report.spots);
+        let cards = (self.cards).add(file, std::mem::take(&mut report.cards));
+        if self.relints && matches!(source, Input::File { .. }) {
+            // Of a card's members, only a card new to the run is ever named; of claims,
+            // those the cards so far contradict are likely reported.
+            spots.retain(|spot, placed| match placed {
+                Placed::Label(_) => cards.new_card,
+                Placed::Diagnostic(d) if d.rule == RuleId::CardContradicted => {
+                    cards.likely.contains(&spot)
+                }
+                _ => true,
+            });
+            self.likely_relinted +=
+                usize::from(cards.likely.iter().any(|&s| spots.get(s).is_none()));
+        }
+        let mut kept = spots.holds_any() || cards.kept;
+        if spots.holds_any() {
             self.held.insert(file, spots);
         }
         kept |= (self.outcomes).add(file, std::mem::take(&mut report.outcomes));
         kept |= (self.versions).add(file, std::mem::take(&mut report.versions));
-        kept |= (self.cards).add(file, std::mem::take(&mut report.cards));
         if kept {
             self.inputs.keep(file, input, source);
         }
+    }
+
+    /// Whether files linted from now on should resolve their claims about agent cards
+    /// at once: when many files so far made claims the run's cards contradict, linting
+    /// them all a second time at the end would cost more than placing their few claims
+    /// now (a quarter of the files, after the first few dozen).
+    pub fn claims_now(&self) -> bool {
+        self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files
     }
 
     /// Runs `binding-divergence`, `unsupported-version-accepted` and `card-contradicted`:
@@ -139,6 +174,10 @@ pub fn diagnostics_in_file(
     let diagnostics = diagnostics.collect();
     (diagnostics, places.held.remove(&0).unwrap_or_default())
 }
+
+/// Files with likely-reported claims left to a second pass before claims are placed at
+/// once ([`Run::claims_now`]).
+const CLAIMS_NOW_AFTER: usize = 32;
 
 /// How many files' findings are placed at a time at the end of a run: their files are
 /// linted again side by side, and their spots let go of before the next batch's.

@@ -2,6 +2,9 @@
 //! A file linted for `check` keeps nothing there once it is done (the spots are numbers
 //! only): the few a rule reports or names are found by linting the file again, which
 //! numbers them the same way. So a run's facts stay small however many files it has.
+//! The exceptions are claims the run is likely to report, once it has asked for them
+//! to be placed at once (`Run::claims_now`): those findings are kept, as a report of
+//! them would be.
 
 use crate::finding::run_level::{Place, Spot};
 use crate::output::resolve::{Diagnostic, Location};
@@ -59,6 +62,17 @@ impl Spots {
     /// Does any spot hold something? A file whose spots are all numbers needs none kept.
     pub fn holds_any(&self) -> bool {
         self.placed.iter().any(Option::is_some)
+    }
+
+    /// Drops what the spots hold where `keep` says no: a second pass over the file gives
+    /// it again if it is asked for after all.
+    pub fn retain(&mut self, mut keep: impl FnMut(Spot, &Placed) -> bool) {
+        for (n, placed) in self.placed.iter_mut().enumerate() {
+            let spot = Spot(u32::try_from(n).unwrap_or(u32::MAX));
+            if placed.as_ref().is_some_and(|p| !keep(spot, p)) {
+                *placed = None;
+            }
+        }
     }
 
     /// Drops what the spots hold: a second pass over the file gives it again.

@@ -20,24 +20,67 @@ pub struct RunCards {
     cards: Vec<(usize, Card)>,
     /// Every file's claims, in file order.
     claims: RunClaims<ClaimKey>,
+    /// Each claim key's verdict by the cards taken in so far (cleared when a card is
+    /// added): a guess at what the end of the run reports, so that the engine keeps
+    /// those claims' findings while their files are at hand.
+    so_far: Vec<Option<bool>>,
+}
+
+/// What the run took in of one file.
+#[derive(Debug, Default)]
+pub struct Added {
+    /// Anything at all: a card, a claim.
+    pub kept: bool,
+    /// A card new to the run, whose members messages may name.
+    pub new_card: bool,
+    /// The file's claims that the cards taken in so far contradict.
+    pub likely: Vec<Spot>,
 }
 
 impl RunCards {
-    /// Takes in what file `file` left; says whether it kept anything of it (a card, a
-    /// claim).
-    pub fn add(&mut self, file: usize, facts: CardFacts) -> bool {
-        let mut kept = !facts.claims.is_empty();
+    /// Takes in what file `file` left.
+    pub fn add(&mut self, file: usize, facts: CardFacts) -> Added {
+        let mut added = Added {
+            kept: !facts.claims.is_empty(),
+            ..Added::default()
+        };
         for card in facts.cards {
             if !self.cards.iter().any(|(_, c)| c.promises_as(&card)) {
                 self.cards.push((file, card));
-                kept = true;
+                added.new_card = true;
             }
+        }
+        added.kept |= added.new_card;
+        if added.new_card {
+            self.so_far.clear();
         }
         for ((claimed, authority), claim) in facts.claims {
             let key = (claimed, authority, claim.declared);
-            self.claims.push(file, key, claim.more, claim.at);
+            let key = self.claims.push(file, key, claim.more, claim.at);
+            if self.contradicted_so_far(key) {
+                added.likely.push(claim.at);
+            }
         }
-        kept
+        added
+    }
+
+    /// Whether the cards taken in so far contradict claims of key `key`.
+    fn contradicted_so_far(&mut self, key: usize) -> bool {
+        if self.so_far.len() <= key {
+            self.so_far.resize(key + 1, None);
+        }
+        if let Some(verdict) = self.so_far[key] {
+            return verdict;
+        }
+        let (claimed, authority, declared) = self.claims.key(key);
+        let read: Vec<Read<'_>> = (self.cards.iter())
+            .filter(|(_, card)| card.governs(authority))
+            .map(|(file, card)| Read { file: *file, card })
+            .collect();
+        let governing: Vec<&Read<'_>> = read.iter().collect();
+        let verdict = judge(claimed, authority, declared.as_deref(), &governing).is_some();
+        self.so_far[key] = Some(verdict);
+        verdict
     }
 
     /// Judges every claim by the cards of the whole run.
