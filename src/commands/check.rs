@@ -28,7 +28,7 @@ use crate::settings::gate::{Baseline, Gate};
 struct Kept<'a> {
     /// The run-level rules' facts, compact.
     run: Run,
-    /// Set once the run asks files linted from then on to place their claims at once
+    /// Whether the run asks files linted from now on to place their claims at once
     /// ([`Run::claims_now`]); read by the workers.
     claims_now: &'a AtomicBool,
     /// The inputs that could not be read or linted, in order: an input's position among
@@ -262,9 +262,7 @@ fn keep(
             each(source, &mut report, true)?;
             // Written: from here on the run holds no finding of this file.
             kept.run.absorb(input, source, &mut report);
-            if kept.run.claims_now() {
-                kept.claims_now.store(true, Ordering::Relaxed);
-            }
+            (kept.claims_now).store(kept.run.claims_now(), Ordering::Relaxed);
         }
         Err(error) => {
             progress.aside(|| eprintln!("error: {error}"));

@@ -21,25 +21,35 @@ fn request() -> &'static str {
     &CAPTURE[CAPTURE.find("POST ").unwrap()..]
 }
 
-/// What a run over `files` (linted in order, claims placed at once from file
-/// `now_from` on) reports at its end, how many files it linted again, and the first
-/// file after which it asked for claims at once.
+/// What a run over `files` reports at its end, how many files it linted again, and the
+/// first file after which it asked for claims at once.
 struct Ended {
     diagnostics: Vec<(usize, Vec<Diagnostic>)>,
     relinted: usize,
     asked_after: Option<usize>,
 }
 
-fn run(files: &[&str], now_from: Option<usize>) -> Ended {
+/// When a file's claims are placed at once: never, from a file on, or as the run asks.
+enum Now {
+    Never,
+    From(usize),
+    Asked(Box<Run>),
+}
+
+fn run(files: &[&str], now: Now) -> Ended {
     let options = |claims_now| Options {
         claims_now,
         ..Options::default()
     };
     let name = |i: usize| format!("{i:03}.http");
-    let mut run = Run::relinting();
+    let (mut run, from, follow) = match now {
+        Now::Never => (Run::relinting(), usize::MAX, false),
+        Now::From(from) => (Run::relinting(), from, false),
+        Now::Asked(run) => (*run, usize::MAX, true),
+    };
     let mut asked_after = None;
     for (i, text) in files.iter().enumerate() {
-        let now = now_from.is_some_and(|from| i >= from);
+        let now = i >= from || (follow && run.claims_now());
         let mut report = lint_source_deferring(&name(i), text.as_bytes(), &options(now), true);
         let input = Input::File {
             name: name(i).into(),
@@ -73,21 +83,30 @@ fn run(files: &[&str], now_from: Option<usize>) -> Ended {
 #[test]
 fn claims_placed_at_once_after_the_switch_are_the_claims_a_second_pass_places() {
     let files = vec![CAPTURE; 80];
-    let deferred = run(&files, None);
+    let deferred = run(&files, Now::Never);
     assert_eq!(deferred.relinted, 80, "every file's claim is contradicted");
     assert_eq!(deferred.diagnostics.len(), 80);
     // Asked for once 32 files were left to a second pass (a quarter of the files).
     assert_eq!(deferred.asked_after, Some(31));
-    let switched = run(&files, Some(32));
+    let switched = run(&files, Now::Asked(Box::new(Run::relinting())));
     assert_eq!(switched.diagnostics, deferred.diagnostics);
     assert_eq!(switched.relinted, 32, "only the files before the switch");
+}
+
+/// Past the placed claims a run holds at most, claims are left to the second pass again.
+#[test]
+fn a_run_stops_placing_claims_at_once_past_what_it_holds() {
+    let files = vec![CAPTURE; 80];
+    let bounded = run(&files, Now::Asked(Box::new(Run::holding_at_most(10))));
+    assert_eq!(bounded.diagnostics, run(&files, Now::Never).diagnostics);
+    assert_eq!(bounded.relinted, 80 - 10);
 }
 
 #[test]
 fn a_run_whose_claims_the_cards_bear_out_does_not_ask() {
     let agreeing =
         include_str!("../../tests/fixtures/card-contradicted/ok-rest-spoken-at-its-interface.http");
-    let ended = run(&vec![agreeing; 200], None);
+    let ended = run(&vec![agreeing; 200], Now::Asked(Box::new(Run::relinting())));
     assert_eq!(ended.asked_after, None);
     assert!(ended.diagnostics.is_empty());
     assert_eq!(ended.relinted, 0);
@@ -99,8 +118,8 @@ fn a_run_whose_claims_the_cards_bear_out_does_not_ask() {
 fn a_claim_let_go_of_is_placed_by_the_second_pass() {
     let mut files = vec![request(); 40];
     files.push(card());
-    let deferred = run(&files, None);
-    let placed_at_once = run(&files, Some(0));
+    let deferred = run(&files, Now::Never);
+    let placed_at_once = run(&files, Now::From(0));
     assert_eq!(deferred.diagnostics.len(), 40);
     assert_eq!(placed_at_once.diagnostics, deferred.diagnostics);
     assert_eq!(placed_at_once.relinted, 40);

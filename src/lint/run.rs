@@ -32,6 +32,11 @@ pub struct Run {
     relints: bool,
     /// Files whose claims the cards so far contradict, left to a second pass.
     likely_relinted: usize,
+    /// Claims were asked for at once ([`Run::claims_now`]), and how many placed claims
+    /// are held since, of the most a run holds.
+    asked: bool,
+    held_claims: usize,
+    held_claims_at_most: usize,
     /// The input number and the input of each file a rule may name, by file number.
     inputs: RunInputs,
     /// Spots that a file resolved at once (read from standard input or live, or linted
@@ -47,7 +52,17 @@ impl Run {
     pub fn relinting() -> Run {
         Run {
             relints: true,
+            held_claims_at_most: HELD_CLAIMS_AT_MOST,
             ..Run::default()
+        }
+    }
+
+    /// [`Run::relinting`], holding at most `claims` placed claims.
+    #[cfg(test)]
+    pub(super) fn holding_at_most(claims: usize) -> Run {
+        Run {
+            held_claims_at_most: claims,
+            ..Run::relinting()
         }
     }
 
@@ -67,8 +82,12 @@ impl Run {
                 }
                 _ => true,
             });
+            let held = cards.likely.iter().filter(|&&s| spots.get(s).is_some());
+            self.held_claims += held.count();
             self.likely_relinted +=
                 usize::from(cards.likely.iter().any(|&s| spots.get(s).is_none()));
+            self.asked |=
+                self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files;
         }
         let mut kept = spots.holds_any() || cards.kept;
         if spots.holds_any() {
@@ -84,9 +103,11 @@ impl Run {
     /// Whether files linted from now on should resolve their claims about agent cards
     /// at once: when many files so far made claims the run's cards contradict, linting
     /// them all a second time at the end would cost more than placing their few claims
-    /// now (a quarter of the files, after the first few dozen).
+    /// now (a quarter of the files, after the first few dozen). Until the run holds
+    /// [`HELD_CLAIMS_AT_MOST`] of them: a later card may yet leave them unreported (two
+    /// cards of one agent that disagree), so what is held must stay bounded.
     pub fn claims_now(&self) -> bool {
-        self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files
+        self.asked && self.held_claims < self.held_claims_at_most
     }
 
     /// Runs `binding-divergence`, `unsupported-version-accepted` and `card-contradicted`:
@@ -178,6 +199,10 @@ pub fn diagnostics_in_file(
 /// Files with likely-reported claims left to a second pass before claims are placed at
 /// once ([`Run::claims_now`]).
 const CLAIMS_NOW_AFTER: usize = 32;
+
+/// Placed claims a run holds at most (a few KiB each with windows, less without); past
+/// them, claims are left to the second pass again.
+const HELD_CLAIMS_AT_MOST: usize = 16_384;
 
 /// How many files' findings are placed at a time at the end of a run: their files are
 /// linted again side by side, and their spots let go of before the next batch's.
