@@ -94,6 +94,9 @@ struct EntryPlace {
     layout: Layout,
     /// Credential values no window may show.
     secrets: Vec<Span>,
+    /// Members already found in the entry's JSON: an entry's findings point at a few
+    /// members, often the same (its body, its status).
+    members: Vec<((Side, Member), Span)>,
 }
 
 /// Finds the entries of `log.entries` one after the other, as far as asked.
@@ -264,7 +267,7 @@ impl<'r> HarMap<'r> {
 
     /// The HAR span of `local..local_end`, inside one piece: the very characters when the
     /// member's value holds the piece's text unchanged, else the whole value.
-    fn exact_span(&self, slot: usize, piece: &Piece, local: usize, local_end: usize) -> Span {
+    fn exact_span(&mut self, slot: usize, piece: &Piece, local: usize, local_end: usize) -> Span {
         let token = self.member_span(slot, piece.side, piece.member);
         if piece.value_offset == NOT_IN_VALUE {
             return token;
@@ -287,7 +290,17 @@ impl<'r> HarMap<'r> {
 
     /// The value of `member` in the cached entry `slot`; when the entry lacks it, the name
     /// of the nearest member that holds it (`"content"` for a missing `content.text`).
-    fn member_span(&self, slot: usize, side: Side, member: Member) -> Span {
+    fn member_span(&mut self, slot: usize, side: Side, member: Member) -> Span {
+        let entry = &self.cache[slot];
+        if let Some((_, span)) = entry.members.iter().find(|(m, _)| *m == (side, member)) {
+            return *span;
+        }
+        let span = self.find_member(slot, side, member);
+        self.cache[slot].members.push(((side, member), span));
+        span
+    }
+
+    fn find_member(&self, slot: usize, side: Side, member: Member) -> Span {
         let entry = &self.cache[slot];
         let json = &self.har[entry.span.range()];
         let pointer = member.pointer(side);

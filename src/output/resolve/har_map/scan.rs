@@ -48,6 +48,7 @@ impl HarMap<'_> {
             span,
             layout,
             secrets,
+            members: Vec::new(),
         });
         Some(self.cache.len() - 1)
     }
