@@ -73,21 +73,25 @@ impl RunCards {
             return verdict;
         }
         let (claimed, authority, declared) = self.claims.key(key);
-        let read: Vec<Read<'_>> = (self.cards.iter())
-            .filter(|(_, card)| card.governs(authority))
-            .map(|(file, card)| Read { file: *file, card })
+        let read = self.read();
+        let governing: Vec<&Read<'_>> = (read.iter())
+            .filter(|r| r.card.governs(authority))
             .collect();
-        let governing: Vec<&Read<'_>> = read.iter().collect();
         let verdict = judge(claimed, authority, declared.as_deref(), &governing).is_some();
         self.so_far[key] = Some(verdict);
         verdict
     }
 
+    /// The cards taken in, each with the file it was read in.
+    fn read(&self) -> Vec<Read<'_>> {
+        (self.cards.iter())
+            .map(|(file, card)| Read { file: *file, card })
+            .collect()
+    }
+
     /// Judges every claim by the cards of the whole run.
     pub fn check(&self, places: &mut dyn Places) -> Vec<RunFinding> {
-        let read: Vec<Read<'_>> = (self.cards.iter())
-            .map(|(file, card)| Read { file: *file, card })
-            .collect();
+        let read = self.read();
         if read.is_empty() {
             return Vec::new();
         }
