@@ -13,7 +13,7 @@ use crate::output::resolve::Diagnostic;
 use crate::output::resolve::spots::{Placed, Spots};
 use crate::rules::RuleId;
 use crate::rules::binding_divergence::RunOutcomes;
-use crate::rules::card_contradicted::RunCards;
+use crate::rules::card_contradicted::{Added, RunCards};
 use crate::rules::unsupported_version_accepted::RunVersions;
 
 /// Lints inputs again, resolving every spot at once (each `None` when it cannot be
@@ -73,24 +73,11 @@ impl Run {
         let mut spots = std::mem::take(&mut report.spots);
         let cards = (self.cards).add(file, std::mem::take(&mut report.cards));
         if self.relints && matches!(source, Input::File { .. }) {
-            // Of a card's members, only a card new to the run is ever named; of claims,
-            // those the cards so far contradict are likely reported.
-            spots.retain(|spot, placed| match placed {
-                Placed::Label(_) => cards.new_card,
-                Placed::Diagnostic(d) if d.rule == RuleId::CardContradicted => {
-                    cards.likely.contains(&spot)
-                }
-                _ => true,
-            });
-            let held = cards.likely.iter().filter(|&&s| spots.get(s).is_some());
-            self.held_claims += held.count();
-            self.likely_relinted +=
-                usize::from(cards.likely.iter().any(|&s| spots.get(s).is_none()));
-            self.asked |=
-                self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files;
+            self.weigh_claims(&mut spots, &cards);
         }
-        let mut kept = spots.holds_any() || cards.kept;
-        if spots.holds_any() {
+        let held = spots.holds_any();
+        let mut kept = held || cards.kept;
+        if held {
             self.held.insert(file, spots);
         }
         kept |= (self.outcomes).add(file, std::mem::take(&mut report.outcomes));
@@ -98,6 +85,30 @@ impl Run {
         if kept {
             self.inputs.keep(file, input, source);
         }
+    }
+
+    /// Lets go of what a file placed at once that no rule is likely to ask for (a second
+    /// pass gives it if one does), and counts the claims likely reported that are held
+    /// and that were left to a second pass, for [`Run::claims_now`].
+    fn weigh_claims(&mut self, spots: &mut Spots, cards: &Added) {
+        // Of a card's members, only a card new to the run is ever named; of claims,
+        // those the cards so far contradict are likely reported.
+        spots.retain(|spot, placed| match placed {
+            Placed::Label(_) => cards.new_card,
+            Placed::Diagnostic(d) if d.rule == RuleId::CardContradicted => {
+                cards.likely.contains(&spot)
+            }
+            _ => true,
+        });
+        let held = cards
+            .likely
+            .iter()
+            .filter(|&&s| spots.get(s).is_some())
+            .count();
+        self.held_claims += held;
+        self.likely_relinted += usize::from(held < cards.likely.len());
+        self.asked |=
+            self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files;
     }
 
     /// Whether files linted from now on should resolve their claims about agent cards

@@ -14,7 +14,7 @@ use crate::rules::unsupported_version_accepted::Version;
 
 pub use cards::Card;
 pub use judge::CardFacts;
-pub use run::RunCards;
+pub use run::{Added, RunCards};
 
 /// A host and port an agent answers at. A port left out of a request's `Host` is
 /// unknown and matches any; an interface URL's scheme gives its default port.
