@@ -42,6 +42,14 @@ pub struct Located {
 /// standard input), then, if that puts the file outside, by their canonical forms, so a
 /// symbolic link in either still finds the file inside.
 pub fn locate(path: &str, base: &Path, root: &Path) -> Located {
+    match plainly_below(path, base, root) {
+        Some(path) => Located { path, inside: true },
+        None => locate_by_components(path, base, root),
+    }
+}
+
+/// [`locate`] for any path, by its components.
+fn locate_by_components(path: &str, base: &Path, root: &Path) -> Located {
     // `\` separates as `/` does, wherever the path was typed.
     let path = &slashed(path);
     let given = Path::new(path);
@@ -81,6 +89,26 @@ pub fn locate(path: &str, base: &Path, root: &Path) -> Located {
 /// [`locate`]'s path.
 pub fn repo_path(path: &str, base: &Path, root: &Path) -> String {
     locate(path, base, root).path
+}
+
+/// The common case of [`locate`] decided on the text alone, as it would decide it: a
+/// relative path of plain names (no `.`, `..`, `\\` or empty part) under a base of plain
+/// names inside the root. Placing every file of a large run took 2.6 % of it otherwise.
+fn plainly_below(path: &str, base: &Path, root: &Path) -> Option<String> {
+    let plain = |text: &str| text.split('/').all(|part| !matches!(part, "" | "." | ".."));
+    let (base, root) = (
+        base.to_str()?.strip_prefix('/')?,
+        root.to_str()?.strip_prefix('/')?,
+    );
+    let unusual = path.starts_with('/') || path.contains('\\') || path == STDIN_PLACEHOLDER;
+    if unusual || !plain(path) || !plain(base) || !plain(root) {
+        return None;
+    }
+    match base.strip_prefix(root) {
+        Some("") => Some(path.to_string()),
+        Some(below) => Some(format!("{}/{path}", below.strip_prefix('/')?)),
+        None => None,
+    }
 }
 
 /// `path` below `root`, its components joined with `/`; `None` outside it (or when it is
@@ -205,6 +233,46 @@ mod tests {
 
     fn at(path: &str, base: &str) -> Located {
         locate(path, Path::new(base), Path::new("/repo"))
+    }
+
+    /// The shortcut decides as the walk over components would, or leaves it to it.
+    #[test]
+    fn plain_paths_are_placed_as_their_components_place_them() {
+        let paths = [
+            "x.http", "a/b.http", "./x.http", "a//b", "../x", "a\\b", "/repo/x", "<stdin>", "-",
+        ];
+        let dirs = [
+            "/repo",
+            "/repo/a",
+            "/repo/a/b",
+            "/repository",
+            "/",
+            "/repo/",
+            "/elsewhere",
+            "/repo/./a",
+            "relative",
+        ];
+        let mut shortcuts = 0;
+        for path in paths {
+            for base in dirs {
+                for root in dirs {
+                    let (base, root) = (Path::new(base), Path::new(root));
+                    let slow = locate_by_components(path, base, root);
+                    if let Some(fast) = plainly_below(path, base, root) {
+                        shortcuts += 1;
+                        assert_eq!(
+                            Located {
+                                path: fast,
+                                inside: true
+                            },
+                            slow,
+                            "{path} {base:?} {root:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(shortcuts >= 12, "{shortcuts}");
     }
 
     #[test]
