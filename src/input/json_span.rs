@@ -4,38 +4,38 @@
 
 use std::borrow::Cow;
 
+use crate::input::json_end::{container_end, string_end};
 use crate::input::source::Span;
 
 /// The span of the value at `pointer` in `json`.
 pub fn locate_value(json: &[u8], pointer: &str) -> Option<Span> {
-    let mut scanner = Scanner {
-        bytes: json,
-        pos: 0,
-    };
-    scanner.descend(pointer)?;
-    scanner.skip_ws();
-    let start = scanner.pos;
-    scanner.skip_value()?;
-    Some(Span::new(start, scanner.pos))
+    Scanner::new(json, Json::Any).value(pointer)
+}
+
+/// [`locate_value`] in JSON known to be valid (parsed already): objects and arrays before
+/// the value are stepped over by blocks ([`container_end`]), not token by token.
+pub fn locate_value_in_valid(json: &[u8], pointer: &str) -> Option<Span> {
+    Scanner::new(json, Json::Valid).value(pointer)
+}
+
+/// [`locate_key`] in JSON known to be valid, as [`locate_value_in_valid`].
+pub fn locate_key_in_valid(json: &[u8], pointer: &str) -> Option<Span> {
+    Scanner::new(json, Json::Valid).key(pointer)
 }
 
 /// The span of the member name (with its quotes) for the object member at `pointer`; for
 /// an array element, the element itself.
 pub fn locate_key(json: &[u8], pointer: &str) -> Option<Span> {
-    let (parent, last) = pointer.rsplit_once('/')?;
-    let mut scanner = Scanner {
-        bytes: json,
-        pos: 0,
-    };
-    scanner.descend(parent)?;
-    scanner.skip_ws();
-    if scanner.peek()? == b'{' {
-        scanner
-            .find_member(&unescape_token(last))
-            .map(|(key, _)| key)
-    } else {
-        locate_value(json, pointer)
-    }
+    Scanner::new(json, Json::Any).key(pointer)
+}
+
+/// What is known of the JSON scanned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Json {
+    /// Nothing: it may be cut short or malformed, and is stepped over token by token.
+    Any,
+    /// It parsed: containers may be stepped over whole.
+    Valid,
 }
 
 /// A pointer token as the member name it stands for (RFC 6901 §4). Tokens almost never
@@ -51,9 +51,37 @@ fn unescape_token(token: &str) -> Cow<'_, str> {
 struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
+    json: Json,
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
+    fn new(bytes: &'a [u8], json: Json) -> Self {
+        Scanner {
+            bytes,
+            pos: 0,
+            json,
+        }
+    }
+
+    fn value(mut self, pointer: &str) -> Option<Span> {
+        self.descend(pointer)?;
+        self.skip_ws();
+        let start = self.pos;
+        self.skip_value()?;
+        Some(Span::new(start, self.pos))
+    }
+
+    fn key(mut self, pointer: &str) -> Option<Span> {
+        let (parent, last) = pointer.rsplit_once('/')?;
+        self.descend(parent)?;
+        self.skip_ws();
+        if self.peek()? == b'{' {
+            self.find_member(&unescape_token(last)).map(|(key, _)| key)
+        } else {
+            Scanner::new(self.bytes, self.json).value(pointer)
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -132,6 +160,11 @@ impl Scanner<'_> {
         if self.peek()? != b'"' {
             return None;
         }
+        // A body held in a HAR string is dense with `\"`: blocks step over it faster.
+        if self.json == Json::Valid {
+            self.pos = string_end(self.bytes, self.pos)?;
+            return Some(());
+        }
         self.pos += 1;
         loop {
             // A backslash as the last byte steps past the end: the string is cut short.
@@ -148,6 +181,11 @@ impl Scanner<'_> {
 
     /// Skips one value, iteratively so that nesting depth cannot exhaust the stack.
     fn skip_value(&mut self) -> Option<()> {
+        self.skip_ws();
+        if self.json == Json::Valid && matches!(self.peek(), Some(b'{' | b'[')) {
+            self.pos = container_end(self.bytes, self.pos)?;
+            return Some(());
+        }
         let mut depth = 0usize;
         loop {
             self.skip_ws();
@@ -203,8 +241,11 @@ mod tests {
   "error": {"code": -32001, "message": "Task \"x\" not found",
     "data": [ {"@type": "t", "domain": "example.com"}, [1, {"a": [2]}], {"re\u0061son": "R"} ] } }"#;
 
+    /// The value at `pointer`, found the same in valid JSON when known to be valid.
     fn at(pointer: &str) -> Option<&'static str> {
-        locate_value(BODY.as_bytes(), pointer).map(|s| &BODY[s.range()])
+        let found = locate_value(BODY.as_bytes(), pointer);
+        assert_eq!(locate_value_in_valid(BODY.as_bytes(), pointer), found);
+        found.map(|s| &BODY[s.range()])
     }
 
     #[test]
@@ -224,10 +265,12 @@ mod tests {
 
     #[test]
     fn locates_member_names() {
-        let key = locate_key(BODY.as_bytes(), "/error/data").unwrap();
-        assert_eq!(&BODY[key.range()], r#""data""#);
-        let element = locate_key(BODY.as_bytes(), "/error/data/0").unwrap();
-        assert!(BODY[element.range()].starts_with(r#"{"@type""#));
+        for locate in [locate_key, locate_key_in_valid] {
+            let key = locate(BODY.as_bytes(), "/error/data").unwrap();
+            assert_eq!(&BODY[key.range()], r#""data""#);
+            let element = locate(BODY.as_bytes(), "/error/data/2").unwrap();
+            assert!(BODY[element.range()].starts_with(r#"{"re\u0061son""#));
+        }
     }
 
     #[test]

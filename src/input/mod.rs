@@ -3,6 +3,7 @@
 //! TCP, HTTP/1.x, HTTP/2 and gRPC; `proto` decodes the protobuf that gRPC carries).
 
 pub mod capture;
+pub(crate) mod json_end;
 pub(crate) mod json_span;
 pub mod proto;
 pub mod repo_root;

@@ -17,7 +17,7 @@ use std::ops::Range;
 use crate::finding::Finding;
 use crate::input::capture::Side;
 use crate::input::capture::har::{Layout, Member, NOT_IN_VALUE, Piece};
-use crate::input::json_span::{locate_key, locate_value};
+use crate::input::json_span::{locate_key_in_valid, locate_value_in_valid};
 use crate::input::source::Span;
 use crate::input::source::{Label, Target};
 use crate::output::resolve::Location;
@@ -302,9 +302,10 @@ impl<'r> HarMap<'r> {
 
     fn find_member(&self, slot: usize, side: Side, member: Member) -> Span {
         let entry = &self.cache[slot];
+        // A cached entry parsed (`entry`), so its JSON is valid.
         let json = &self.har[entry.span.range()];
         let pointer = member.pointer(side);
-        if let Some(span) = locate_value(json, &pointer) {
+        if let Some(span) = locate_value_in_valid(json, &pointer) {
             return span.shift(entry.span.start);
         }
         let mut parent = pointer.as_str();
@@ -313,7 +314,7 @@ impl<'r> HarMap<'r> {
             if parent.is_empty() {
                 break;
             }
-            if let Some(key) = locate_key(json, parent) {
+            if let Some(key) = locate_key_in_valid(json, parent) {
                 return key.shift(entry.span.start);
             }
         }

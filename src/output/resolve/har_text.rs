@@ -27,37 +27,6 @@ pub(super) fn entries_start(har: &[u8]) -> Option<usize> {
     (json.get(pos) == Some(&b'[')).then_some(skip + pos + 1)
 }
 
-/// The end (just past its `}`) of the object opening at `start`, in JSON already known to
-/// be valid: only strings and braces matter, so the search jumps from one to the next
-/// (whitespace, numbers and brackets are not looked at one by one).
-pub(super) fn object_end(json: &[u8], start: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut pos = start;
-    loop {
-        pos += memchr::memchr3(b'"', b'{', b'}', json.get(pos..)?)?;
-        match json[pos] {
-            b'"' => {
-                pos += 1;
-                loop {
-                    pos += memchr::memchr2(b'"', b'\\', json.get(pos..)?)?;
-                    if json[pos] == b'"' {
-                        break;
-                    }
-                    pos += 2;
-                }
-            }
-            b'{' => depth += 1,
-            _ => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(pos + 1);
-                }
-            }
-        }
-        pos += 1;
-    }
-}
-
 pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
     while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
         pos += 1;
@@ -146,27 +115,5 @@ impl Lines {
             Some(nl) => chunk * CHUNK + nl + 1,
             None => self.chunks[chunk].1,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_the_end_of_an_object_as_the_full_scan_does() {
-        let json = br#"[ {"a": {"b": "}{\"}", "c": [1, {"d": "\\"}]}, "e": "x\\\"{"} , {"f": 2}]"#;
-        let first = 2;
-        let second = memchr::memmem::find(json, br#"{"f""#).unwrap();
-        for start in [first, second] {
-            let full = crate::input::json_span::locate_value(&json[start..], "")
-                .map(|span| start + span.end);
-            assert!(full.is_some());
-            assert_eq!(object_end(json, start), full, "{start}");
-        }
-        assert_eq!(json[object_end(json, first).unwrap() - 1], b'}');
-        // Cut short: no end, rather than a wrong one.
-        assert_eq!(object_end(br#"{"a": "}"#, 0), None);
-        assert_eq!(object_end(br#"{"a": "\"#, 0), None);
     }
 }

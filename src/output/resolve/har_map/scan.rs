@@ -5,12 +5,11 @@
 use std::ops::Range;
 
 use crate::input::capture::har;
-use crate::input::json_span::locate_value;
+use crate::input::json_end::container_end;
+use crate::input::json_span::{locate_value, locate_value_in_valid};
 use crate::input::source::Span;
 use crate::output::resolve::har_map::{CACHED_ENTRIES, EntryPlace, HarMap};
-use crate::output::resolve::har_text::{
-    entries_start, object_end, skip_ws, string_inside, value_strings,
-};
+use crate::output::resolve::har_text::{entries_start, skip_ws, string_inside, value_strings};
 use crate::output::resolve::mask::is_credential;
 
 impl HarMap<'_> {
@@ -37,7 +36,7 @@ impl HarMap<'_> {
             );
         }
         let secrets = (layout.secrets.iter())
-            .filter_map(|pointer| locate_value(json, pointer))
+            .filter_map(|pointer| locate_value_in_valid(json, pointer))
             .map(|value| string_inside(self.har, value.shift(span.start)))
             .collect();
         if self.cache.len() >= CACHED_ENTRIES {
@@ -92,7 +91,7 @@ impl HarMap<'_> {
         // past it, the scan checks what it steps over.
         let parsed = self.current.is_some_and(|c| self.scan.spans.len() <= c);
         let end = match parsed {
-            true => object_end(har, pos),
+            true => container_end(har, pos),
             false => locate_value(&har[pos..], "").map(|span| pos + span.end),
         };
         debug_assert!(

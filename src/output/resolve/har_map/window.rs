@@ -26,10 +26,23 @@ impl HarMap<'_> {
                 ..
             } => (*member, Some(body_name(*entry, *side))),
         };
+        let start = self.line_col(span.start);
+        // A span on one line ends as many characters on as it holds.
+        let within = self
+            .har
+            .get(span.range())
+            .filter(|bytes| !bytes.contains(&b'\n'));
+        let end = match within {
+            Some(bytes) => LineCol {
+                line: start.line,
+                column: start.column + char_count(bytes),
+            },
+            None => self.line_col(span.end),
+        };
         Location {
             span,
-            start: self.line_col(span.start),
-            end: self.line_col(span.end),
+            start,
+            end,
             body,
             text: crate::output::resolve::mask_text(&label.text),
             frame: None,
