@@ -84,6 +84,8 @@ hf() {
 # median SECONDS of command number I (0-based) in NAME.json
 med() { jq -r ".results[$2].median" "$raw/$1.json"; }
 sd() { jq -r ".results[$2].stddev" "$raw/$1.json"; }
+# cores busy, on average, running command number I in NAME.json: (user + system) / wall
+cores() { jq -r ".results[$2] | (.user + .system) / .mean" "$raw/$1.json"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # calc FORMAT EXPRESSION (awk; parenthesised, so that > compares instead of redirecting)
 calc() { awk "BEGIN { printf \"$1\", ($2) }"; }
@@ -206,18 +208,21 @@ if [ -x "$redocly" ]; then
     if ! "$redocly" drift "$har" --api "$drift_api" --match-mode basepath --format json > "$raw/drift-$name.out" 2> "$raw/drift-$name.err"; then
       grep -q '"' "$raw/drift-$name.out" || { drift_row+="$name: drift failed (see $raw/drift-$name.err)<br>"; drift_ok=0; continue; }
     fi
+    # a2alint at its default threads (both cores, a large log read beside its linting)
+    # and on one; drift at its default (Node runs its collector beside the main thread)
     hf "drift-$name" -w 1 -r "$drift_runs" -i \
+      -n "a2alint" "$(a2a "--format concise -o /dev/null $har")" \
       -n "a2alint -j 1" "$(a2a "-j 1 --format concise -o /dev/null $har")" \
       -n drift "$drift"
-    a_t=$(med "drift-$name" 0) d_t=$(med "drift-$name" 1)
-    read -r a_kib _ < <(peak "rss-a2alint-$name" "$drift_runs" "$bin" check $lint -j 1 --format concise -o /dev/null "$har")
+    a_t=$(med "drift-$name" 0) a1_t=$(med "drift-$name" 1) d_t=$(med "drift-$name" 2)
+    read -r a_kib _ < <(peak "rss-a2alint-$name" "$drift_runs" "$bin" check $lint --format concise -o /dev/null "$har")
     read -r d_kib _ < <(peak "rss-drift-$name" "$drift_runs" "$redocly" drift "$har" --api "$drift_api" --match-mode basepath --format json)
-    speed=$(calc "%.1f" "$d_t / $a_t") mem=$(calc "%.2f" "$a_kib / $d_kib")
+    speed=$(calc "%.1f" "$d_t / $a_t") speed1=$(calc "%.1f" "$d_t / $a1_t") mem=$(calc "%.2f" "$a_kib / $d_kib")
     [ "$(calc "%d" "$d_t / $a_t >= 5 && $a_kib * 2 < $d_kib")" = 1 ] || drift_ok=0
-    drift_row+="$name HAR ($hb B, $entries entries): a2alint $(calc "%.0f" "$entries / $a_t") entries/s ($(calc "%.3f" "$a_t") s, $(calc "%.1f" "$a_kib / 1024") MiB), drift $(calc "%.0f" "$entries / $d_t") entries/s ($(calc "%.3f" "$d_t") s, $(calc "%.1f" "$d_kib / 1024") MiB): **$speed×** the exchanges/s, **$mem×** the memory<br>"
+    drift_row+="$name HAR ($hb B, $entries entries): a2alint $(calc "%.0f" "$entries / $a_t") entries/s ($(calc "%.3f" "$a_t") s, $(calc "%.1f" "$(cores "drift-$name" 0)") cores busy, $(calc "%.1f" "$a_kib / 1024") MiB), drift $(calc "%.0f" "$entries / $d_t") entries/s ($(calc "%.3f" "$d_t") s, $(calc "%.1f" "$(cores "drift-$name" 2)") cores busy, $(calc "%.1f" "$d_kib / 1024") MiB): **$speed×** the exchanges/s (one thread: $(calc "%.3f" "$a1_t") s, $speed1×), **$mem×** the memory<br>"
   done
   rows+=("| against the peers in the same run: Redocly \`drift\` $drift_ver on HAR | a2alint ≥ 5× drift's exchanges/s with < ½ its memory | ${drift_row%<br>} | $(verdict "$drift_ok") |")
-  cmds+=("hyperfine -N -w 1 -r $drift_runs -i '$(a2a "-j 1 --format concise -o /dev/null FILE.har")' '$redocly drift FILE.har --api benches/redocly/a2a-errors.yaml --match-mode basepath --format json'; /usr/bin/time -f %M each, $drift_runs runs; FILE = $har20, $har200, $harreal (made by: $floor --har $harreal $real100)")
+  cmds+=("hyperfine -N -w 1 -r $drift_runs -i '$(a2a "--format concise -o /dev/null FILE.har")' '$(a2a "-j 1 --format concise -o /dev/null FILE.har")' '$redocly drift FILE.har --api benches/redocly/a2a-errors.yaml --match-mode basepath --format json'; /usr/bin/time -f %M each, $drift_runs runs; FILE = $har20, $har200, $harreal (made by: $floor --har $harreal $real100)")
 else
   rows+=("| against the peers: Redocly \`drift\` | a2alint ≥ 5× drift's exchanges/s with < ½ its memory | not run: no $redocly (npm install --prefix /tmp/tools/npm @redocly/cli) | – |")
 fi

@@ -104,6 +104,10 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
 
     let profile = args.profile.or(config.profile).unwrap_or_default();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(io::Error::other)?;
     let claims_now = AtomicBool::new(false);
     let options_for = |path: &str| Options {
         profile,
@@ -113,12 +117,9 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         // Only these formats show context windows.
         no_windows: !matches!(args.format, Format::Human | Format::Html),
         claims_now: claims_now.load(Ordering::Relaxed),
+        read_ahead: pool.current_num_threads() > 1,
         ..Options::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(io::Error::other)?;
     // Formats that list findings without a document of files around them take a live
     // capture's connection by connection; the others, its report at the end.
     let per_connection = matches!(

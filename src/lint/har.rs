@@ -5,6 +5,7 @@
 use crate::finding::Finding;
 use crate::input::capture::{
     EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_laid_out_entry,
+    for_each_laid_out_entry_ahead,
 };
 use crate::input::source::Label;
 use crate::lint::Defer;
@@ -14,10 +15,18 @@ use crate::output::FileReport;
 use crate::output::resolve::{Resolver, har_file_span};
 use crate::rules::RuleId;
 
+/// HAR logs from this size on are read on a thread of their own when the run has more
+/// than one ([`Options::read_ahead`]): below it, starting the thread is not worth it.
+const READ_AHEAD_FROM: usize = 1 << 20;
+
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: Defer) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
     let mut lint = FileLint::new(path, options, resolver, defer);
-    let log = for_each_laid_out_entry(har, &mut |written| {
+    let read = match options.read_ahead && har.len() >= READ_AHEAD_FROM {
+        true => for_each_laid_out_entry_ahead,
+        false => for_each_laid_out_entry,
+    };
+    let log = read(har, &mut |written| {
         let mut reader = HttpReader::new(written.text);
         for mut exchange in reader.by_ref() {
             // Numbered across the file, as if its entries were one text.
@@ -98,5 +107,55 @@ pub(super) fn note_failure(findings: &mut [Finding], why: &str) {
         .filter(|f| f.rule == RuleId::UnpairedMessage)
     {
         finding.message = format!("{} (the HAR entry's `_error`: {why})", finding.message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log over the read-ahead size whose entries give findings (a JSON-RPC error
+    /// without its ErrorInfo, over HTTP 500) and a card the traffic speaks for.
+    fn large_log() -> String {
+        let entry = |i: usize| {
+            let body = format!(
+                r#"{{\"jsonrpc\": \"2.0\", \"id\": {i}, \"error\": {{\"code\": -32001, \"message\": \"Task t{i} not found\"}}}}"#
+            );
+            format!(
+                r#"{{"request": {{"method": "POST", "url": "http://agent.example/a2a", "httpVersion": "HTTP/1.1",
+                    "headers": [{{"name": "Content-Type", "value": "application/json"}}],
+                    "postData": {{"mimeType": "application/json", "text": "{{\"jsonrpc\": \"2.0\", \"id\": {i}, \"method\": \"GetTask\", \"params\": {{\"id\": \"t{i}\"}}}}"}}}},
+                  "response": {{"status": 500, "statusText": "Internal Server Error", "httpVersion": "HTTP/1.1",
+                    "headers": [{{"name": "Content-Type", "value": "application/json"}}],
+                    "content": {{"mimeType": "application/json", "text": "{body}"}}}}}}"#
+            )
+        };
+        let mut entries = Vec::new();
+        let mut size = 0;
+        while size <= READ_AHEAD_FROM {
+            entries.push(entry(entries.len()));
+            size += entries.last().map_or(0, String::len);
+        }
+        format!(
+            r#"{{"log": {{"version": "1.2", "entries": [{}]}}}}"#,
+            entries.join(",\n")
+        )
+    }
+
+    #[test]
+    fn reading_ahead_changes_nothing_in_the_report() {
+        let har = large_log();
+        let report = |read_ahead| {
+            let options = Options {
+                read_ahead,
+                ..Options::default()
+            };
+            let report = crate::lint::lint_source("large.har", har.as_bytes(), &options);
+            (report.diagnostics.len(), format!("{report:?}"))
+        };
+        let (here, ahead) = (report(false), report(true));
+        // Findings in every entry, so that any change of order or of place would show.
+        assert!(here.0 > 1000, "{} diagnostics", here.0);
+        assert_eq!(here, ahead);
     }
 }

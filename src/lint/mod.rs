@@ -43,6 +43,9 @@ pub struct Options {
     /// second pass: the run asks for it once many files' claims look contradicted
     /// ([`run::Run::claims_now`]).
     pub claims_now: bool,
+    /// A large HAR log is read on a thread of its own while its entries are linted: the
+    /// run has more threads than one.
+    pub read_ahead: bool,
 }
 
 impl Options {

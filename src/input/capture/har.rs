@@ -12,11 +12,13 @@
 //! written when the caller places findings ([`for_each_laid_out_entry`]); [`layout_of`]
 //! works it out again from an entry's JSON for entries met later.
 
+mod ahead;
 mod entry;
 mod layout;
 mod write;
 
 use crate::input::capture::Side;
+pub use ahead::for_each_laid_out_entry_ahead;
 use entry::{Entry, read_entries};
 pub use layout::{Layout, Member, Piece, layout_of};
 use write::write_entry;
