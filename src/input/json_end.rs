@@ -1,14 +1,14 @@
-//! Finds where a JSON object or array ends, 64 bytes at a step, in JSON already known to
-//! be valid: how `har_map` learns the span of the HAR entry being linted, and how the
-//! pointer locator steps over the members before the one it looks for.
+//! Finds where a JSON object, array or string ends, 64 bytes at a step, in JSON already
+//! known to be valid: how `har_map` learns the span of the HAR entry being linted, and
+//! how the pointer locator steps over what lies before the member it looks for.
 //!
 //! Only strings and the brackets of the container matter (in valid JSON the other kind
 //! nests inside and balances). Each block of 64 bytes gives one bit mask per byte of
 //! interest (quote, backslash, opening and closing bracket); escaped quotes are struck
 //! out, the bytes inside strings follow from the quotes left (each flips in or out),
-//! and the brackets outside them are counted. HAR bodies are JSON written inside JSON strings, dense with
-//! `\"`: searching from one quote or backslash to the next stopped every few bytes and
-//! was a tenth of a HAR run.
+//! and the brackets outside them are counted. HAR bodies are JSON written inside JSON
+//! strings, dense with `\"`: searching from one quote or backslash to the next stopped
+//! every few bytes and was a tenth of a HAR run.
 
 /// Bytes per block: one bit of a `u64` mask each.
 const BLOCK: usize = 64;
@@ -52,8 +52,8 @@ pub fn string_end(json: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-#[inline]
 /// The masks of the block at `at`, the last one padded with spaces (which change nothing).
+#[inline]
 fn masks_at(json: &[u8], at: usize, pair: Pair) -> Masks {
     match json.get(at..at + BLOCK) {
         Some(block) => Masks::of(block.try_into().expect("a whole block"), pair),
@@ -174,11 +174,12 @@ fn word(block: &[u8; BLOCK], i: usize) -> i64 {
 /// What one block leaves to the next.
 #[derive(Debug, Default)]
 struct Scan {
-    /// Objects open.
+    /// Containers open.
     depth: usize,
     /// The next block starts inside a string.
     in_string: bool,
-    /// The next block's first byte is escaped (this block ended with a lone `\`).
+    /// The next block's first byte is escaped (this block ended with a backslash that
+    /// escapes).
     escaped: bool,
 }
 

@@ -12,8 +12,9 @@ pub fn locate_value(json: &[u8], pointer: &str) -> Option<Span> {
     Scanner::new(json, Json::Any).value(pointer)
 }
 
-/// [`locate_value`] in JSON known to be valid (parsed already): objects and arrays before
-/// the value are stepped over by blocks ([`container_end`]), not token by token.
+/// [`locate_value`] in JSON known to be valid (parsed already): the objects, arrays and
+/// strings on the way are stepped over by blocks ([`container_end`], [`string_end`]),
+/// not token by token.
 pub fn locate_value_in_valid(json: &[u8], pointer: &str) -> Option<Span> {
     Scanner::new(json, Json::Valid).value(pointer)
 }

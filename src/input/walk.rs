@@ -249,9 +249,8 @@ fn dir_entries(root: &Path) -> Entries {
         |entry| entry.depth() == 0 || !is_skipped_dir(entry);
     WalkDir::new(root)
         .follow_links(true)
-        // Siblings' paths are their directory's path and their names, so comparing the
-        // paths orders them by name as `sort_by_file_name` does, without splitting each
-        // path anew at every comparison (that was 3 % of a run over many small files).
+        // Siblings' paths differ only in their names: ordered as by name, without splitting
+        // each path at every comparison as `sort_by_file_name` does (2 % of a run).
         .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter()
         .filter_entry(searched)

@@ -114,8 +114,8 @@ pub(super) fn note_failure(findings: &mut [Finding], why: &str) {
 mod tests {
     use super::*;
 
-    /// A log over the read-ahead size whose entries give findings (a JSON-RPC error
-    /// without its ErrorInfo, over HTTP 500) and a card the traffic speaks for.
+    /// A log over the read-ahead size whose every entry gives findings (a JSON-RPC
+    /// error without its ErrorInfo, over HTTP 500).
     fn large_log() -> String {
         let entry = |i: usize| {
             let body = format!(

@@ -7,7 +7,6 @@ mod fingerprint;
 mod har_map;
 mod har_text;
 mod mask;
-
 mod snippet;
 pub mod spots;
 mod wire_map;
