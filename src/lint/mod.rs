@@ -9,6 +9,7 @@ mod ordered;
 mod pcap;
 mod run;
 mod run_inputs;
+mod run_places;
 
 #[cfg(test)]
 mod claims_now_tests;

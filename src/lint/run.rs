@@ -3,11 +3,12 @@
 //! findings at spots, which the engine places (linting a file again for spots it did not
 //! keep, once per file) and turns into each file's run-level diagnostics.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use crate::finding::run_level::{Place, Places, RunFinding, Spot};
+use crate::finding::run_level::RunFinding;
 use crate::input::walk::Input;
 use crate::lint::run_inputs::RunInputs;
+use crate::lint::run_places::RunPlaces;
 use crate::output::FileReport;
 use crate::output::resolve::Diagnostic;
 use crate::output::resolve::spots::{Placed, Spots};
@@ -125,12 +126,7 @@ impl Run {
     /// the run-level diagnostics of each input that has any, in input order, each file's
     /// in place order, with its input number.
     pub fn finish(self, relint: &Relint<'_>) -> Vec<(usize, FileReport)> {
-        let mut places = RunPlaces {
-            inputs: &self.inputs,
-            held: self.held,
-            relinted: HashSet::new(),
-            relint,
-        };
+        let mut places = RunPlaces::new(&self.inputs, self.held, relint);
         let mut found = self.outcomes.check(&mut places);
         found.extend(self.versions.check(&places));
         found.extend(self.cards.check(&mut places));
@@ -195,16 +191,12 @@ pub fn diagnostics_in_file(
     };
     let mut inputs = RunInputs::in_memory();
     inputs.keep(0, 0, &source);
-    let mut places = RunPlaces {
-        inputs: &inputs,
-        held: HashMap::from([(0, spots)]),
-        relinted: HashSet::new(),
-        relint: &|inputs| inputs.iter().map(|_| None).collect(),
-    };
+    let relint: &Relint<'_> = &|inputs| inputs.iter().map(|_| None).collect();
+    let mut places = RunPlaces::new(&inputs, HashMap::from([(0, spots)]), relint);
     let found: Vec<&RunFinding> = found.iter().collect();
     let diagnostics = places.diagnostics(&found).into_iter().map(|(_, d)| d);
     let diagnostics = diagnostics.collect();
-    (diagnostics, places.held.remove(&0).unwrap_or_default())
+    (diagnostics, places.let_go(0))
 }
 
 /// Files with likely-reported claims left to a second pass before claims are placed at
@@ -215,137 +207,10 @@ const CLAIMS_NOW_AFTER: usize = 32;
 /// them, claims are left to the second pass again.
 const HELD_CLAIMS_AT_MOST: usize = 16_384;
 
-/// How many files' findings are placed at a time at the end of a run: their files are
-/// linted again side by side, and their spots let go of before the next batch's.
-const FILES_PER_BATCH: usize = 64;
-
-/// The run's files as run-level rules see them.
-struct RunPlaces<'a> {
-    inputs: &'a RunInputs,
-    /// Each file's spots, once held or linted again.
-    held: HashMap<usize, Spots>,
-    /// The files linted again, which hold every spot.
-    relinted: HashSet<usize>,
-    relint: &'a Relint<'a>,
-}
-
-impl RunPlaces<'_> {
-    /// Lints again, all at once, each file that does not hold one of `wanted`; once per
-    /// file (the second pass resolves every spot): a file that cannot be read again holds
-    /// nothing.
-    fn hold(&mut self, wanted: impl Iterator<Item = (usize, Spot)>) {
-        let mut missing: Vec<usize> = wanted
-            .filter(|&(file, _)| !self.relinted.contains(&file))
-            .filter(|&(file, spot)| self.held.get(&file).and_then(|s| s.get(spot)).is_none())
-            .map(|(file, _)| file)
-            .collect();
-        missing.sort_unstable();
-        missing.dedup();
-        if missing.is_empty() {
-            return;
-        }
-        let mut found: Vec<(usize, Input)> = Vec::new();
-        for file in missing {
-            match self.inputs.get(file) {
-                Some((_, input)) => found.push((file, input)),
-                // A file whose input was not kept has nothing a rule asks for.
-                None => {
-                    self.relinted.insert(file);
-                }
-            }
-        }
-        let inputs: Vec<&Input> = found.iter().map(|(_, input)| input).collect();
-        for ((file, _), spots) in found.iter().zip((self.relint)(&inputs)) {
-            let file = *file;
-            self.held.insert(file, spots.unwrap_or_default());
-            self.relinted.insert(file);
-        }
-    }
-
-    /// What file `file` holds at `spot` ([`Self::hold`] it first).
-    fn placed(&mut self, file: usize, spot: Spot) -> Option<&Placed> {
-        self.hold(std::iter::once((file, spot)));
-        self.held.get(&file)?.get(spot)
-    }
-
-    /// [`Self::diagnostics`] of the findings in file order, a batch of files at a time,
-    /// letting go of each batch's spots once placed: a run whose run-level findings are
-    /// in thousands of files holds a batch of them, not all. The findings of a file keep
-    /// their order, so sorting by place afterwards gives what placing all at once does.
-    fn diagnostics_in_batches(&mut self, found: &[RunFinding]) -> Vec<(usize, Diagnostic)> {
-        let mut by_file: Vec<&RunFinding> = found.iter().collect();
-        by_file.sort_by_key(|f| f.file);
-        let mut out = Vec::with_capacity(found.len());
-        let mut rest = &by_file[..];
-        while !rest.is_empty() {
-            let mut files = 0;
-            let end = (0..rest.len())
-                .find(|&i| {
-                    let new_file = i == 0 || rest[i].file != rest[i - 1].file;
-                    files += usize::from(new_file);
-                    files > FILES_PER_BATCH
-                })
-                .unwrap_or(rest.len());
-            let (batch, after) = rest.split_at(end);
-            out.extend(self.diagnostics(batch));
-            for finding in batch {
-                self.held.remove(&finding.file);
-            }
-            rest = after;
-        }
-        out
-    }
-
-    /// The diagnostic of each finding, at its file: the finding kept at its spot, with the
-    /// rule's message. A spot that cannot be placed (its file is gone) gives none.
-    fn diagnostics(&mut self, found: &[&RunFinding]) -> Vec<(usize, Diagnostic)> {
-        self.hold((found.iter()).flat_map(|f| {
-            std::iter::once(f.spot)
-                .chain(f.related.iter().copied())
-                .map(move |spot| (f.file, spot))
-        }));
-        let mut out = Vec::with_capacity(found.len());
-        for &finding in found {
-            let Some(Placed::Diagnostic(base)) = self.placed(finding.file, finding.spot) else {
-                continue;
-            };
-            let mut diagnostic = (**base).clone();
-            diagnostic.message = finding.message.clone();
-            if let Some(help) = &finding.help {
-                diagnostic.help = Some(help.clone());
-            }
-            for &spot in &finding.related {
-                let at = match self.placed(finding.file, spot) {
-                    Some(Placed::Label(at)) => Some(&**at),
-                    Some(Placed::Diagnostic(d)) => Some(&d.primary),
-                    _ => None,
-                };
-                diagnostic.related.extend(at.cloned());
-            }
-            out.push((finding.file, diagnostic));
-        }
-        out
-    }
-}
-
-impl Places for RunPlaces<'_> {
-    fn path(&self, file: usize) -> String {
-        (self.inputs.get(file))
-            .map(|(_, source)| source.display_name().to_string())
-            .unwrap_or_default()
-    }
-
-    fn places(&mut self, wanted: &[(usize, Spot)]) -> Vec<Option<Place>> {
-        self.hold(wanted.iter().copied());
-        (wanted.iter())
-            .map(|&(file, spot)| self.placed(file, spot).map(Placed::place))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::run_level::Spot;
     use crate::protocol::classify::{Binding, Operation};
     use crate::rules::binding_divergence::Outcome;
 
