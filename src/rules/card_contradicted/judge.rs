@@ -3,6 +3,9 @@
 //! left alone (the run holds two versions of the card, and either may be the one in
 //! force).
 
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
 use crate::finding::run_level::{Place, Places, RunFinding, Spot};
@@ -12,9 +15,24 @@ use crate::finding::run_level::{Place, Places, RunFinding, Spot};
 #[derive(Debug, Default)]
 pub struct CardFacts {
     pub(super) cards: Vec<Card>,
-    /// A handful per file (kinds of claim times agents), looked up once per exchange
-    /// without building a key.
+    /// Kinds of claim times agents, in the order made; looked up once per exchange.
     pub(super) claims: Vec<((Claimed, Authority), Claim)>,
+    /// Past [`SEARCHED_AT_MOST`] kinds, where each is in `claims`, by its hash: a file
+    /// makes a handful, searched faster than hashed, but one large HAR log of many
+    /// agents' traffic makes many, and searching them all per exchange grew with the
+    /// square of the log.
+    by_hash: BTreeMap<u64, Vec<usize>>,
+}
+
+/// Kinds of claim a file's lookups search one by one before they are found by hash.
+const SEARCHED_AT_MOST: usize = 16;
+
+/// The hash a kind of claim is found by: the same in every run (no random keys), so the
+/// facts a file leaves read the same from run to run.
+fn hash_of(claimed: &Claimed, authority: &Authority) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    (claimed, authority).hash(&mut hasher);
+    hasher.finish()
 }
 
 #[derive(Debug)]
@@ -32,10 +50,18 @@ impl CardFacts {
 
     /// Has the file made this claim already? Counts it if so.
     pub fn repeat(&mut self, claimed: &Claimed, authority: &Authority) -> bool {
-        let found = (self.claims.iter_mut()).find(|((c, a), _)| c == claimed && a == authority);
-        match found.map(|(_, claim)| claim) {
-            Some(claim) => {
-                claim.more += 1;
+        let is = |at: &usize| {
+            let (c, a) = &self.claims[*at].0;
+            c == claimed && a == authority
+        };
+        let found = match self.claims.len() <= SEARCHED_AT_MOST {
+            true => (0..self.claims.len()).find(is),
+            false => (self.by_hash.get(&hash_of(claimed, authority)))
+                .and_then(|candidates| candidates.iter().copied().find(is)),
+        };
+        match found {
+            Some(at) => {
+                self.claims[at].1.more += 1;
                 true
             }
             None => false,
@@ -50,6 +76,17 @@ impl CardFacts {
             at,
         };
         self.claims.push(((claim.claimed, claim.authority), kept));
+        // Every kind is indexed once there are more than are searched, each new one after.
+        let indexed = match self.claims.len() {
+            n if n == SEARCHED_AT_MOST + 1 => 0..n,
+            n if n > SEARCHED_AT_MOST + 1 => n - 1..n,
+            _ => 0..0,
+        };
+        for at in indexed {
+            let (claimed, authority) = &self.claims[at].0;
+            let hash = hash_of(claimed, authority);
+            self.by_hash.entry(hash).or_default().push(at);
+        }
     }
 }
 
@@ -273,5 +310,53 @@ fn capability_verdict(
         help: help.to_string(),
         card_file: read.file,
         card_at: flag.at,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Finding;
+    use crate::input::source::{Label, Span};
+    use crate::rules::RuleId;
+
+    fn claim(host: usize, binding: &'static str) -> NewClaim {
+        NewClaim {
+            claimed: Claimed::Speaks {
+                binding,
+                base: "/a2a".into(),
+            },
+            authority: Authority {
+                host: format!("agent-{host}.example"),
+                port: Some(443),
+            },
+            declared: None,
+            finding: Finding::new(RuleId::CardContradicted, Label::at(Span::new(0, 1), ""), ""),
+        }
+    }
+
+    /// Each kind is counted on itself, among the many kinds a log of many agents makes.
+    #[test]
+    fn a_repeated_claim_is_counted_on_its_own_kind() {
+        let mut facts = CardFacts::default();
+        for host in 0..500 {
+            for binding in ["JSONRPC", "HTTP+JSON"] {
+                let new = claim(host, binding);
+                assert!(!facts.repeat(&new.claimed, &new.authority));
+                facts.claim(new, Spot(0));
+            }
+            // Searched one by one while few, found by hash after.
+            let first = claim(0, "HTTP+JSON");
+            assert!(facts.repeat(&first.claimed, &first.authority));
+        }
+        for _ in 0..3 {
+            let again = claim(250, "HTTP+JSON");
+            assert!(facts.repeat(&again.claimed, &again.authority));
+        }
+        let unknown = claim(500, "JSONRPC");
+        assert!(!facts.repeat(&unknown.claimed, &unknown.authority));
+        let more: Vec<usize> = facts.claims.iter().map(|(_, c)| c.more).collect();
+        assert_eq!(more.iter().sum::<usize>(), 500 + 3);
+        assert_eq!((more[1], more[250 * 2 + 1]), (500, 3));
     }
 }
