@@ -27,8 +27,8 @@ pub struct CardFacts {
 /// Kinds of claim a file's lookups search one by one before they are found by hash.
 const SEARCHED_AT_MOST: usize = 16;
 
-/// The hash a kind of claim is found by: the same in every run (no random keys), so the
-/// facts a file leaves read the same from run to run.
+/// The hash a kind of claim is found by, with fixed keys: the index is never stored, but
+/// two files that made the same claims then hold the same facts, down to their order.
 fn hash_of(claimed: &Claimed, authority: &Authority) -> u64 {
     let mut hasher = DefaultHasher::new();
     (claimed, authority).hash(&mut hasher);
