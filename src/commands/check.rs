@@ -210,7 +210,8 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             reporter.live();
         }
         let (mut run_level, kept_failed) = stream(&mut |source, report, whole| {
-            gate.file(report, &repo_path(&report.path));
+            let key = (report.repo_path.take()).unwrap_or_else(|| repo_path(&report.path));
+            gate.file(report, &key);
             match whole {
                 true => summary.add(report),
                 false => summary.add_findings(&report.diagnostics),

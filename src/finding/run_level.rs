@@ -59,7 +59,7 @@ pub trait Places {
 #[derive(Debug)]
 pub struct RunClaims<K> {
     keys: Vec<K>,
-    key_of: HashMap<K, u32>,
+    key_of: HashMap<K, u32, foldhash::fast::FixedState>,
     claims: Spill,
 }
 
@@ -77,7 +77,7 @@ impl<K> Default for RunClaims<K> {
     fn default() -> Self {
         RunClaims {
             keys: Vec::new(),
-            key_of: HashMap::new(),
+            key_of: HashMap::default(),
             claims: Spill::default(),
         }
     }

@@ -292,6 +292,7 @@ impl<'r> FileLint<'r> {
         self.resolver.add(self.findings.drain(..), None);
         FileReport {
             path: self.path.to_string(),
+            repo_path: options.repo_path.clone(),
             exchanges: self.exchanges,
             // Both are kept until the end of the run: no spare capacity.
             diagnostics: {

@@ -3,10 +3,7 @@
 //! the HAR file.
 
 use crate::finding::Finding;
-use crate::input::capture::{
-    EntryText, HarLog, HarProblem, HttpReader, NotHar, Side, for_each_laid_out_entry,
-    for_each_laid_out_entry_ahead,
-};
+use crate::input::capture::{EntryText, HarLog, HarProblem, NotHar, Side, for_each_read_entry};
 use crate::input::source::Label;
 use crate::lint::Defer;
 use crate::lint::Options;
@@ -22,19 +19,15 @@ const READ_AHEAD_FROM: usize = 1 << 20;
 pub(super) fn lint_har(path: &str, har: &[u8], options: &Options, defer: Defer) -> FileReport {
     let resolver = Resolver::for_har(path, har).identified_as(options.identity(path));
     let mut lint = FileLint::new(path, options, resolver, defer);
-    let read = match options.read_ahead && har.len() >= READ_AHEAD_FROM {
-        true => for_each_laid_out_entry_ahead,
-        false => for_each_laid_out_entry,
-    };
-    let log = read(har, &mut |written| {
-        let mut reader = HttpReader::new(written.text);
-        for mut exchange in reader.by_ref() {
+    let ahead = options.read_ahead && har.len() >= READ_AHEAD_FROM;
+    let log = for_each_read_entry(har, ahead, &mut |written, capture| {
+        for exchange in &mut capture.exchanges {
             // Numbered across the file, as if its entries were one text.
             exchange.index = lint.exchanges();
-            let extra = base64_findings(&written, &exchange, options);
-            lint.exchange(written.text, &exchange, Unit::Har(&written), extra);
+            let extra = base64_findings(written, exchange, options);
+            lint.exchange(written.text, exchange, Unit::Har(written), extra);
         }
-        lint.problems(reader.problems(), Unit::Har(&written));
+        lint.problems(&capture.problems, Unit::Har(written));
     });
     lint.finish(file_findings(har, &log, options))
 }

@@ -16,6 +16,10 @@ use crate::rules::unsupported_version_accepted::VersionFacts;
 #[derive(Debug, Default)]
 pub struct FileReport {
     pub path: String,
+    /// The path from the repository root, when the linting was told it
+    /// ([`crate::lint::Options::repo_path`]): the gate keys the file by it without placing
+    /// the file again (for a file outside the root, a question to the file system).
+    pub repo_path: Option<String>,
     pub exchanges: usize,
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppressions.

@@ -18,7 +18,7 @@ mod layout;
 mod write;
 
 use crate::input::capture::Side;
-pub use ahead::for_each_laid_out_entry_ahead;
+pub use ahead::for_each_read_entry;
 use entry::{Entry, read_entries};
 pub use layout::{Layout, Member, Piece, layout_of};
 use write::write_entry;

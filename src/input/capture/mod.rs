@@ -14,7 +14,7 @@ pub mod wire;
 pub use encoding::MAX_DECODED_BYTES;
 pub use har::{
     EntryText, HarCapture, HarLog, HarProblem, NotHar, for_each_entry, for_each_laid_out_entry,
-    for_each_laid_out_entry_ahead, is_har, read_har,
+    for_each_read_entry, is_har, read_har,
 };
 pub use http::{HttpReader, read_http};
 pub use model::{

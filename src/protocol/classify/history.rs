@@ -2,8 +2,9 @@
 //! message content, its `messageId`, and whether the answer invited a retry (A2A §3.3.1).
 
 use std::collections::HashMap;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use foldhash::quality::FixedState;
 
 use serde_json::Value;
 
@@ -26,7 +27,8 @@ pub struct SendRecord {
 /// time (a capture of tens of thousands of sends would otherwise be compared pairwise).
 #[derive(Debug, Default)]
 pub struct Sends {
-    latest: HashMap<u64, SendRecord>,
+    /// Keyed by a hash already: mixed again only by the quick fixed-seed hasher.
+    latest: HashMap<u64, SendRecord, foldhash::fast::FixedState>,
     any_retryable: bool,
 }
 
@@ -90,7 +92,8 @@ impl ExchangeView<'_, '_> {
 /// member is hashed as its tree, every node's kind (and length) first, so that two members
 /// hash alike exactly when their JSON texts are alike, without writing the text.
 fn content_hash(message: &Value) -> u64 {
-    let mut hasher = DefaultHasher::new();
+    // Fixed-seed: the same message hashes alike in every run and on every thread.
+    let mut hasher = FixedState::default().build_hasher();
     for member in ["role", "parts", "contextId", "taskId"] {
         member.hash(&mut hasher);
         let value = message.get(member);
@@ -106,7 +109,7 @@ fn content_hash(message: &Value) -> u64 {
 /// number by its kind and exact value (JSON writes `5`, `5.0` and `-0.0` differently), a
 /// string as `str` hashes (ended by a byte UTF-8 never holds), containers by their length.
 /// The parser's nesting limit bounds the recursion.
-fn hash_tree(value: &Value, hasher: &mut DefaultHasher) {
+fn hash_tree(value: &Value, hasher: &mut impl Hasher) {
     match value {
         Value::Null => hasher.write_u8(0),
         Value::Bool(b) => hasher.write_u8(1 + u8::from(*b)),

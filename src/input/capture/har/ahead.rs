@@ -1,12 +1,13 @@
-//! A large HAR log read on a thread of its own while the caller lints the entries before:
-//! reading a log's JSON and writing its entries is a third of linting it, and a single
-//! large log would otherwise keep one core busy and the other idle. Entries are handed
-//! over in order, the same as [`for_each_laid_out_entry`] hands them.
+//! A HAR log's entries handed on with the exchanges their text reads as, the log read
+//! on a thread of its own while the caller lints the entries before when asked: reading a
+//! log's JSON, writing its entries and reading their text back as exchanges is half of
+//! linting it, and a single large log would otherwise keep one core busy and the other
+//! idle. Entries are handed over in order, the same either way.
 
 use std::sync::mpsc;
 
 use super::{EntryText, HarLog, Layout, for_each_laid_out_entry};
-use crate::input::capture::Side;
+use crate::input::capture::{Capture, Side, read_http};
 
 /// Entries are handed over this many at a time: one hand-over per entry woke the other
 /// thread (a system call) once per entry.
@@ -16,49 +17,94 @@ const BATCH: usize = 16;
 /// few enough that they hold a few hundred KiB.
 const BATCHES_AHEAD: usize = 4;
 
+self_cell::self_cell!(
+    /// An entry's text and the exchanges read from it, which borrow from it: handed to
+    /// the linting thread together.
+    struct ReadText {
+        owner: Vec<u8>,
+        #[covariant]
+        dependent: Capture,
+    }
+);
+
 /// An entry as the reading thread hands it over: its own copy of what the reader's
 /// buffers held. Copies go back to the reader once linted and are filled again.
-#[derive(Default)]
 struct Held {
     index: usize,
-    text: Vec<u8>,
+    read: ReadText,
     bad_base64: Vec<Side>,
     failure: Option<String>,
     layout: Layout,
 }
 
 impl Held {
-    fn fill(&mut self, entry: &EntryText<'_>) {
-        self.index = entry.index;
-        self.text.clear();
-        self.text.extend_from_slice(entry.text);
-        self.bad_base64.clear();
-        self.bad_base64.extend_from_slice(entry.bad_base64);
-        self.failure = entry.failure.map(str::to_owned);
+    /// `entry` held, in the buffers of `spare` (a copy linted before) if there is one.
+    fn new(entry: &EntryText<'_>, spare: Option<Held>) -> Held {
+        let (mut text, mut held) = match spare {
+            Some(Held {
+                read,
+                bad_base64,
+                failure,
+                layout,
+                ..
+            }) => (read.into_owner(), (bad_base64, failure, layout)),
+            None => (Vec::new(), Default::default()),
+        };
+        text.clear();
+        text.extend_from_slice(entry.text);
+        held.0.clear();
+        held.0.extend_from_slice(entry.bad_base64);
+        held.1 = entry.failure.map(str::to_owned);
         let layout = entry
             .layout
             .expect("entries read to be linted are laid out");
         // Field by field, so the buffers of a copy used before are filled again.
-        self.layout.messages.clone_from(&layout.messages);
-        self.layout.pieces.clone_from(&layout.pieces);
-        self.layout.len = layout.len;
-        self.layout.secrets.clone_from(&layout.secrets);
+        held.2.messages.clone_from(&layout.messages);
+        held.2.pieces.clone_from(&layout.pieces);
+        held.2.len = layout.len;
+        held.2.secrets.clone_from(&layout.secrets);
+        Held {
+            index: entry.index,
+            read: ReadText::new(text, |text| read_http(text)),
+            bad_base64: held.0,
+            failure: held.1,
+            layout: held.2,
+        }
     }
 
-    fn entry(&self) -> EntryText<'_> {
-        EntryText {
-            index: self.index,
-            text: &self.text,
-            bad_base64: &self.bad_base64,
-            failure: self.failure.as_deref(),
-            layout: Some(&self.layout),
-        }
+    fn hand_to(&mut self, each: &mut dyn FnMut(&EntryText<'_>, &mut Capture<'_>)) {
+        let (index, bad_base64, failure, layout) = (
+            self.index,
+            &self.bad_base64[..],
+            self.failure.as_deref(),
+            &self.layout,
+        );
+        self.read.with_dependent_mut(|text, capture| {
+            let entry = EntryText {
+                index,
+                text,
+                bad_base64,
+                failure,
+                layout: Some(layout),
+            };
+            each(&entry, capture);
+        });
     }
 }
 
-/// [`for_each_laid_out_entry`], the log read on another thread while `each` runs on this
-/// one.
-pub fn for_each_laid_out_entry_ahead(bytes: &[u8], each: &mut dyn FnMut(EntryText<'_>)) -> HarLog {
+/// [`for_each_laid_out_entry`], each entry handed on with the exchanges and problems its
+/// text reads as; with `ahead`, the log is read (and the text too) on another thread while
+/// `each` runs on this one.
+pub fn for_each_read_entry(
+    bytes: &[u8],
+    ahead: bool,
+    each: &mut dyn FnMut(&EntryText<'_>, &mut Capture<'_>),
+) -> HarLog {
+    if !ahead {
+        return for_each_laid_out_entry(bytes, &mut |entry| {
+            each(&entry, &mut read_http(entry.text));
+        });
+    }
     let (read, to_lint) = mpsc::sync_channel::<Vec<Held>>(BATCHES_AHEAD);
     let (linted, to_refill) = mpsc::channel::<Vec<Held>>();
     std::thread::scope(|scope| {
@@ -73,9 +119,7 @@ pub fn for_each_laid_out_entry_ahead(bytes: &[u8], each: &mut dyn FnMut(EntryTex
                 if spare.is_empty() {
                     spare = to_refill.try_recv().unwrap_or_default();
                 }
-                let mut held: Held = spare.pop().unwrap_or_default();
-                held.fill(&entry);
-                batch.push(held);
+                batch.push(Held::new(&entry, spare.pop()));
                 if batch.len() == BATCH {
                     wanted = read
                         .send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
@@ -87,8 +131,8 @@ pub fn for_each_laid_out_entry_ahead(bytes: &[u8], each: &mut dyn FnMut(EntryTex
             }
             log
         });
-        for batch in to_lint {
-            batch.iter().for_each(|held| each(held.entry()));
+        for mut batch in to_lint {
+            batch.iter_mut().for_each(|held| held.hand_to(each));
             // The reader may be done and gone: then nothing is refilled.
             let _ = linted.send(batch);
         }
@@ -102,15 +146,12 @@ pub fn for_each_laid_out_entry_ahead(bytes: &[u8], each: &mut dyn FnMut(EntryTex
 mod tests {
     use super::*;
 
-    /// A way of reading a log entry by entry.
-    type Read = fn(&[u8], &mut dyn FnMut(EntryText<'_>)) -> HarLog;
-
-    /// What `each` saw of every entry, and the log.
-    fn seen(read: Read, har: &[u8]) -> (Vec<String>, String) {
+    /// What `each` saw of every entry (and its exchanges), and the log.
+    fn seen(ahead: bool, har: &[u8]) -> (Vec<String>, String) {
         let mut entries = Vec::new();
-        let log = read(har, &mut |entry| {
+        let log = for_each_read_entry(har, ahead, &mut |entry, capture| {
             entries.push(format!(
-                "{} {:?} {:?} {:?} {:?}",
+                "{} {:?} {:?} {:?} {:?} {capture:?}",
                 entry.index,
                 String::from_utf8_lossy(entry.text),
                 entry.bad_base64,
@@ -135,11 +176,11 @@ mod tests {
         // Cut inside an entry: the entries before, then the problem.
         let cut = &whole[..whole.len() * 2 / 3];
         for har in [whole.as_bytes(), cut.as_bytes(), b"[1, 2", b""] {
-            let here = seen(for_each_laid_out_entry, har);
-            let ahead = seen(for_each_laid_out_entry_ahead, har);
+            let here = seen(false, har);
+            let ahead = seen(true, har);
             assert_eq!(here, ahead);
         }
-        let (all, _) = seen(for_each_laid_out_entry_ahead, whole.as_bytes());
+        let (all, _) = seen(true, whole.as_bytes());
         assert_eq!(all.len(), BATCH * (BATCHES_AHEAD + 3) + 5);
     }
 }
