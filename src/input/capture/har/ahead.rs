@@ -40,35 +40,41 @@ struct Held {
 impl Held {
     /// `entry` held, in the buffers of `spare` (a copy linted before) if there is one.
     fn new(entry: &EntryText<'_>, spare: Option<Held>) -> Held {
-        let (mut text, mut held) = match spare {
-            Some(Held {
-                read,
-                bad_base64,
-                failure,
-                layout,
-                ..
-            }) => (read.into_owner(), (bad_base64, failure, layout)),
-            None => (Vec::new(), Default::default()),
-        };
+        let Held {
+            read,
+            mut bad_base64,
+            mut layout,
+            ..
+        } = spare.unwrap_or_else(Held::empty);
+        let mut text = read.into_owner();
         text.clear();
         text.extend_from_slice(entry.text);
-        held.0.clear();
-        held.0.extend_from_slice(entry.bad_base64);
-        held.1 = entry.failure.map(str::to_owned);
-        let layout = entry
+        bad_base64.clear();
+        bad_base64.extend_from_slice(entry.bad_base64);
+        let given = entry
             .layout
             .expect("entries read to be linted are laid out");
         // Field by field, so the buffers of a copy used before are filled again.
-        held.2.messages.clone_from(&layout.messages);
-        held.2.pieces.clone_from(&layout.pieces);
-        held.2.len = layout.len;
-        held.2.secrets.clone_from(&layout.secrets);
+        layout.messages.clone_from(&given.messages);
+        layout.pieces.clone_from(&given.pieces);
+        layout.len = given.len;
+        layout.secrets.clone_from(&given.secrets);
         Held {
             index: entry.index,
             read: ReadText::new(text, |text| read_http(text)),
-            bad_base64: held.0,
-            failure: held.1,
-            layout: held.2,
+            bad_base64,
+            failure: entry.failure.map(str::to_owned),
+            layout,
+        }
+    }
+
+    fn empty() -> Held {
+        Held {
+            index: 0,
+            read: ReadText::new(Vec::new(), |text| read_http(text)),
+            bad_base64: Vec::new(),
+            failure: None,
+            layout: Layout::default(),
         }
     }
 
