@@ -4,7 +4,9 @@
 //! force).
 
 use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::BuildHasher;
+
+use foldhash::quality::FixedState;
 
 use super::cards::{Card, Flag, Interface};
 use super::{Authority, Capability, Claimed, NewClaim};
@@ -27,12 +29,10 @@ pub struct CardFacts {
 /// Kinds of claim a file's lookups search one by one before they are found by hash.
 const SEARCHED_AT_MOST: usize = 16;
 
-/// The hash a kind of claim is found by, with fixed keys: the index is never stored, but
+/// The hash a kind of claim is found by, with a fixed seed: the index is never stored, but
 /// two files that made the same claims then hold the same facts, down to their order.
 fn hash_of(claimed: &Claimed, authority: &Authority) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    (claimed, authority).hash(&mut hasher);
-    hasher.finish()
+    FixedState::default().hash_one((claimed, authority))
 }
 
 #[derive(Debug)]
