@@ -1,6 +1,6 @@
-//! A HAR log's entries handed on with the exchanges their text reads as, the log read
-//! on a thread of its own while the caller lints the entries before when asked: reading a
-//! log's JSON, writing its entries and reading their text back as exchanges is half of
+//! A HAR log's entries handed on with the exchanges their text reads as; when asked, the
+//! log is read on a thread of its own while the caller lints the entries before. Reading
+//! a log's JSON, writing its entries and reading their text back as exchanges is half of
 //! linting it, and a single large log would otherwise keep one core busy and the other
 //! idle. Entries are handed over in order, the same either way.
 
@@ -79,18 +79,19 @@ impl Held {
     }
 
     fn hand_to(&mut self, each: &mut dyn FnMut(&EntryText<'_>, &mut Capture<'_>)) {
-        let (index, bad_base64, failure, layout) = (
-            self.index,
-            &self.bad_base64[..],
-            self.failure.as_deref(),
-            &self.layout,
-        );
-        self.read.with_dependent_mut(|text, capture| {
+        let Held {
+            index,
+            read,
+            bad_base64,
+            failure,
+            layout,
+        } = self;
+        read.with_dependent_mut(|text, capture| {
             let entry = EntryText {
-                index,
+                index: *index,
                 text,
                 bad_base64,
-                failure,
+                failure: failure.as_deref(),
                 layout: Some(layout),
             };
             each(&entry, capture);
