@@ -72,6 +72,7 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
 /// end of input when the empty line is missing.
 fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
     let mut at = next_line(src, pos);
+    // Each line's end is found once: a head is mostly header lines.
     loop {
         // Checked before the end of input, so one endless line cannot slip through.
         if at - pos > MAX_HEAD_BYTES {
@@ -85,14 +86,17 @@ fn find_head_end(src: &[u8], pos: usize) -> Result<(usize, bool), ReadProblem> {
         if at >= src.len() {
             return Ok((src.len(), true));
         }
-        let line = line_at(src, at);
+        let end = lines::line_end(src, at);
+        let next = (end + 1).min(src.len());
+        let line = &src[at..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
-            return Ok((next_line(src, at), false));
+            return Ok((next, false));
         }
         if lines::is_separator(line) || (may_be_start_line(line) && lines::is_start_line(src, at)) {
             return Ok((at, true));
         }
-        at = next_line(src, at);
+        at = next;
     }
 }
 

@@ -20,10 +20,11 @@ pub fn hash(parts: &[&str]) -> String {
 /// machinery: every diagnostic gets a fingerprint.
 fn hex(hash: u64) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    (0..16)
-        .rev()
-        .map(|nibble| char::from(DIGITS[((hash >> (nibble * 4)) & 0xf) as usize]))
-        .collect()
+    let mut digits = [0; 16];
+    for (at, digit) in digits.iter_mut().enumerate() {
+        *digit = DIGITS[((hash >> ((15 - at) * 4)) & 0xf) as usize];
+    }
+    digits.iter().copied().map(char::from).collect()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Decodes a message body as JSON once, remembering where parsing failed when it does.
 
-use super::json_skim;
+use super::{json_quick, json_skim};
 
 use serde_json::Value;
 
@@ -37,7 +37,9 @@ impl JsonBody {
         // A body that is UTF-8 as a whole is checked once, here (with SIMD), rather than
         // string by string by the parser: the same parse, the same errors, less work.
         let parsed = match (simdutf8::basic::from_utf8(bytes), payloads) {
-            (Ok(text), Payloads::Full) => serde_json::from_str(text),
+            (Ok(text), Payloads::Full) => {
+                json_quick::parse_full(text).map_or_else(|| serde_json::from_str(text), Ok)
+            }
             (Ok(text), Payloads::Hollow) => json_skim::from_str(text),
             (Err(_), Payloads::Full) => serde_json::from_slice(bytes),
             (Err(_), Payloads::Hollow) => json_skim::from_slice(bytes),

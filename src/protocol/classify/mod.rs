@@ -8,6 +8,7 @@ mod error;
 mod grpc;
 mod history;
 mod json;
+mod json_quick;
 mod json_skim;
 mod jsonrpc;
 mod labels;
