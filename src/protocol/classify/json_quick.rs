@@ -1,12 +1,13 @@
-//! A quick pass over a success response's JSON that builds what `json_skim` builds; where
-//! it has any doubt (an error, an exponent, a long number, a surrogate escape, deep
-//! nesting) it gives up and `json_skim`'s serde_json parse decides.
+//! A quick pass over a body's JSON that builds what serde_json builds (hollow for a success
+//! response, as `json_skim` does; in full for the rest); where it has any doubt (an error,
+//! an exponent, a long number, a surrogate escape, deep nesting) it gives up and serde_json
+//! decides.
 //!
 //! serde_json walks a hollow payload through its visitor machinery token by token; most of
 //! a success response is such payload (a Task's history and artifacts, A2A §4.1.3), so
 //! stepping over it with a plain scanner is most of the saving. The contract, tested
-//! against serde_json in both directions: whenever `parse` returns a value,
-//! `json_skim`'s parse returns the same value; on ordinary traffic it returns one.
+//! against serde_json in both directions: whenever the quick pass returns a value,
+//! serde_json returns the same value; on ordinary traffic it returns one.
 
 use std::borrow::Cow;
 
@@ -56,9 +57,9 @@ struct Quick<'t> {
     depth: u32,
 }
 
-/// A member name as found: its bytes between the quotes, and whether it has escapes.
+/// A string as found: its bytes between the quotes, and whether it has escapes.
 #[derive(Clone, Copy)]
-struct Name {
+struct Found {
     start: usize,
     end: usize,
     escaped: bool,
@@ -190,7 +191,7 @@ impl<'t> Quick<'t> {
     }
 
     /// The members of the object whose `{` is next, each handed to `member` after its `:`.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, Name) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, Found) -> Option<()>) -> Option<()> {
         self.enter()?;
         self.whitespace();
         if self.peek()? == b'}' {
@@ -257,7 +258,7 @@ impl<'t> Quick<'t> {
     /// The string whose `"` is next, checked as serde_json checks it (no control
     /// characters, valid escapes); a `\u` escape of a surrogate is left to serde_json,
     /// which pairs or refuses it.
-    fn string(&mut self) -> Option<Name> {
+    fn string(&mut self) -> Option<Found> {
         self.at += 1;
         let start = self.at;
         let mut escaped = false;
@@ -266,7 +267,7 @@ impl<'t> Quick<'t> {
             match self.peek()? {
                 b'"' => {
                     self.at += 1;
-                    return Some(Name {
+                    return Some(Found {
                         start,
                         end: self.at - 1,
                         escaped,
@@ -282,7 +283,7 @@ impl<'t> Quick<'t> {
     }
 
     /// A string's text: borrowed when it has no escapes.
-    fn text_of(&self, name: Name) -> Cow<'t, str> {
+    fn text_of(&self, name: Found) -> Cow<'t, str> {
         let raw = &self.text[name.start..name.end];
         match name.escaped {
             false => Cow::Borrowed(raw),
