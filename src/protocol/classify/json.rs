@@ -35,12 +35,15 @@ impl JsonBody {
             return JsonBody::Absent;
         }
         // A body that is UTF-8 as a whole is checked once, here (with SIMD), rather than
-        // string by string by the parser: the same parse, the same errors, less work.
+        // string by string by the parser: the same parse, the same errors, less work. The
+        // quick pass reads it first; serde_json where the quick pass is unsure.
         let parsed = match (simdutf8::basic::from_utf8(bytes), payloads) {
             (Ok(text), Payloads::Full) => {
                 json_quick::parse_full(text).map_or_else(|| serde_json::from_str(text), Ok)
             }
-            (Ok(text), Payloads::Hollow) => json_skim::from_str(text),
+            (Ok(text), Payloads::Hollow) => {
+                json_quick::parse(text).map_or_else(|| json_skim::from_str(text), Ok)
+            }
             (Err(_), Payloads::Full) => serde_json::from_slice(bytes),
             (Err(_), Payloads::Hollow) => json_skim::from_slice(bytes),
         };

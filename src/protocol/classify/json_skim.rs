@@ -28,17 +28,8 @@ pub(super) const PAYLOAD_MEMBERS: [&str; 7] = [
     "tasks",
 ];
 
-/// Parses a JSON document whose top-level payload members are kept hollow: by the quick
-/// pass when it is sure, by serde_json otherwise (and for every error).
+/// Parses a JSON document whose top-level payload members are kept hollow.
 pub fn from_str(text: &str) -> serde_json::Result<Value> {
-    match super::json_quick::parse(text) {
-        Some(value) => Ok(value),
-        None => by_serde(text),
-    }
-}
-
-/// The hollow parse by serde_json alone: the reference the quick pass is tested against.
-pub(super) fn by_serde(text: &str) -> serde_json::Result<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = Document.deserialize(&mut de)?;
     de.end()?;

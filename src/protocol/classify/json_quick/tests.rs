@@ -6,12 +6,12 @@ use serde_json::{Value, json};
 
 use super::strings::plain_run_end;
 use super::{parse, parse_full};
-use crate::protocol::classify::json_skim::by_serde;
+use crate::protocol::classify::json_skim;
 
 /// Whatever the quick pass builds, serde_json builds too: hollow and in full.
 fn agrees(text: &str) {
     if let Some(quick) = parse(text) {
-        match by_serde(text) {
+        match json_skim::from_str(text) {
             Ok(slow) => assert_eq!(quick, slow, "{text:?}"),
             Err(error) => panic!("quick accepted what serde_json refuses ({error}): {text:?}"),
         }
