@@ -104,19 +104,9 @@ impl<'t> Quick<'t> {
     fn hollow(&mut self) -> Option<Value> {
         self.whitespace();
         match self.peek()? {
-            b'{' => {
-                let mut kept = Map::new();
-                self.object(|quick, name| {
-                    if quick.text_of(name) != "status" {
-                        return quick.skip();
-                    }
-                    if let Some(status) = quick.state_only()? {
-                        kept.insert("status".to_owned(), status);
-                    }
-                    Some(())
-                })?;
-                Some(Value::Object(kept))
-            }
+            b'{' => self
+                .only_member("status", Quick::state_only)
+                .map(Value::Object),
             b'[' => {
                 self.skip()?;
                 Some(Value::Array(Vec::new()))
@@ -132,16 +122,29 @@ impl<'t> Quick<'t> {
             self.skip()?;
             return Some(None);
         }
-        let mut kept = Map::new();
+        let kept = self.only_member("state", |quick| quick.full().map(Some))?;
+        Some(Some(Value::Object(kept)))
+    }
+
+    /// The object whose `{` is next, keeping only member `kept`, as `read` builds it; a
+    /// member `read` builds nothing of is stepped over, and of several the last built wins
+    /// (as `json_skim`'s visitors insert them).
+    fn only_member(
+        &mut self,
+        kept: &str,
+        mut read: impl FnMut(&mut Self) -> Option<Option<Value>>,
+    ) -> Option<Map<String, Value>> {
+        let mut object = Map::new();
         self.object(|quick, name| {
-            if quick.text_of(name) != "state" {
+            if quick.text_of(name) != kept {
                 return quick.skip();
             }
-            let state = quick.full()?;
-            kept.insert("state".to_owned(), state);
+            if let Some(value) = read(quick)? {
+                object.insert(kept.to_owned(), value);
+            }
             Some(())
         })?;
-        Some(Some(Value::Object(kept)))
+        Some(object)
     }
 
     /// Any value built as `serde_json::Value` builds it.
@@ -166,8 +169,8 @@ impl<'t> Quick<'t> {
                 Some(Value::Array(items))
             }
             b'"' => {
-                let name = self.string()?;
-                Some(Value::String(self.text_of(name).into_owned()))
+                let found = self.string()?;
+                Some(Value::String(self.text_of(found).into_owned()))
             }
             b't' => self.literal(b"true").map(|()| Value::Bool(true)),
             b'f' => self.literal(b"false").map(|()| Value::Bool(false)),
