@@ -65,12 +65,13 @@ fn classify_and_check(capture: &Capture<'_>, options: &Options) -> usize {
         let errors = view.errors();
         for rule in rules.iter().filter(|r| !(legacy && r.id().only_for_1_0())) {
             rule.check_exchange(&view, &mut findings);
+            rule.check_errors(&view, &errors, &mut findings);
             for error in &errors {
                 rule.check_error(&view, error, &mut findings);
             }
         }
+        let record = view.send_record(&errors).cloned();
         drop(errors);
-        let record = view.send_record();
         drop(view);
         if let Some(record) = record {
             sends.record(record);

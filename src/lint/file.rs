@@ -125,6 +125,7 @@ impl<'r> FileLint<'r> {
         let errors = view.errors();
         for rule in (self.enabled.iter()).filter(|r| !(legacy && r.id().only_for_1_0())) {
             rule.check_exchange(&view, &mut self.findings);
+            rule.check_errors(&view, &errors, &mut self.findings);
             for error in &errors {
                 rule.check_error(&view, error, &mut self.findings);
             }
@@ -132,7 +133,6 @@ impl<'r> FileLint<'r> {
         if options.rules.is_enabled(rules::RuleId::CardContradicted) {
             self.card_facts(&view, &errors, exchange, unit, &mut directives);
         }
-        drop(errors);
         if let Unit::Har(entry) = unit
             && let Some(why) = entry.failure
             && exchange.response.is_none()
@@ -148,17 +148,18 @@ impl<'r> FileLint<'r> {
                 .clone()
         };
         if options.rules.is_enabled(rules::RuleId::BindingDivergence) {
-            let outcome = binding_divergence::outcome_of(&view, &mut |mut finding, binding| {
-                finding.exchange = Some(anchor());
-                finding.severity = options.rules.severity(finding.rule, finding.severity);
-                // Only HTTP+JSON and gRPC answers are ever reported (`check_run`): a
-                // JSON-RPC one is only named by its line.
-                let as_ = match binding {
-                    Binding::JsonRpc => Keep::Named,
-                    _ => Keep::Answer,
-                };
-                self.keep(finding, exchange, unit, as_)
-            });
+            let outcome =
+                binding_divergence::outcome_of(&view, &errors, &mut |mut finding, binding| {
+                    finding.exchange = Some(anchor());
+                    finding.severity = options.rules.severity(finding.rule, finding.severity);
+                    // Only HTTP+JSON and gRPC answers are ever reported (`check_run`): a
+                    // JSON-RPC one is only named by its line.
+                    let as_ = match binding {
+                        Binding::JsonRpc => Keep::Named,
+                        _ => Keep::Answer,
+                    };
+                    self.keep(finding, exchange, unit, as_)
+                });
             self.outcomes.extend(outcome);
         }
         if options
@@ -177,7 +178,8 @@ impl<'r> FileLint<'r> {
                 self.versions.claim(claim, spot);
             }
         }
-        let record = view.send_record();
+        let record = view.send_record(&errors).cloned();
+        drop(errors);
         drop(view);
         if let Some(record) = record {
             sends.record(record);

@@ -22,12 +22,13 @@ pub struct Outcome {
     pub answer: Spot,
 }
 
-/// The outcome of an exchange, when it is a task operation over one of the bindings;
+/// The outcome of an exchange (whose response carries `errors`), when it is a task operation over one of the bindings;
 /// `keep` gets the finding at its answer (and the binding, since only HTTP+JSON and gRPC
 /// answers are ever reported: a JSON-RPC one is only named by its place) and gives the
 /// spot the engine keeps it at.
 pub fn outcome_of(
     view: &ExchangeView<'_, '_>,
+    errors: &[ErrorView<'_>],
     keep: &mut dyn FnMut(Finding, Binding) -> Spot,
 ) -> Option<Outcome> {
     if !matches!(
@@ -38,7 +39,6 @@ pub fn outcome_of(
     }
     let (operation, task_id, response) =
         (view.operation?, view.task_id()?, view.response.as_ref()?);
-    let errors = view.errors();
     let reason = (errors.iter().find_map(|e| e.a2a_error()))
         .or_else(|| by_status(view, errors.first()))
         .map(|e| e.reason.clone());

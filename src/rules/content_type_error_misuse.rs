@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::input::source::Label;
-use crate::protocol::classify::{Binding, ExchangeView, MessageView};
+use crate::protocol::classify::{Binding, ErrorView, ExchangeView, MessageView};
 use crate::protocol::profile::Profile;
 use crate::rules::{Rule, RuleId};
 
@@ -18,14 +18,18 @@ impl Rule for ContentTypeErrorMisuse {
         RuleId::ContentTypeErrorMisuse
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_errors(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        errors: &[ErrorView<'_>],
+        out: &mut Vec<Finding>,
+    ) {
         let Some(request) = &view.request else {
             return;
         };
         if view.profile == Profile::Tck {
-            return kit_reading(view, request, out);
+            return kit_reading(view, errors, request, out);
         }
-        let errors = view.errors();
         let Some(error) = errors.iter().find(|e| {
             e.a2a_error()
                 .is_some_and(|a2a| a2a.reason == "CONTENT_TYPE_NOT_SUPPORTED")
@@ -80,7 +84,12 @@ impl Rule for ContentTypeErrorMisuse {
 /// when the answer is an error (`TestHttpJsonStatusCodes::test_content_type_not_supported_returns_415`).
 /// It passes over an answer that is no error, so this reading does too (that request is
 /// `request-content-type`'s). The spec reserves the error for part media types (§3.3.2).
-fn kit_reading(view: &ExchangeView<'_, '_>, request: &MessageView<'_, '_>, out: &mut Vec<Finding>) {
+fn kit_reading(
+    view: &ExchangeView<'_, '_>,
+    errors: &[ErrorView<'_>],
+    request: &MessageView<'_, '_>,
+    out: &mut Vec<Finding>,
+) {
     let Some(media_type) = request.media_type.as_ref() else {
         return;
     };
@@ -92,7 +101,6 @@ fn kit_reading(view: &ExchangeView<'_, '_>, request: &MessageView<'_, '_>, out: 
     let status = response.message.status().unwrap_or(0);
     let (answer, label, expected) = match view.binding {
         Binding::JsonRpc => {
-            let errors = view.errors();
             let Some(code) = errors.first().and_then(|e| e.code()) else {
                 return;
             };

@@ -1,7 +1,7 @@
 //! `invalid-request-code`: an invalid JSON-RPC Request answered with a code other than -32600.
 
 use crate::finding::Finding;
-use crate::protocol::classify::{Binding, ExchangeView, InvalidRequest};
+use crate::protocol::classify::{Binding, ErrorView, ExchangeView, InvalidRequest};
 use crate::rules::{Rule, RuleId};
 
 pub struct InvalidRequestCode;
@@ -11,13 +11,17 @@ impl Rule for InvalidRequestCode {
         RuleId::InvalidRequestCode
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_errors(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        errors: &[ErrorView<'_>],
+        out: &mut Vec<Finding>,
+    ) {
         let (Binding::JsonRpc, Some(rpc), Some(request)) =
             (view.binding, view.rpc(), &view.request)
         else {
             return;
         };
-        let errors = view.errors();
         let Some(error) = errors.iter().find(|e| !e.in_stream()) else {
             return;
         };

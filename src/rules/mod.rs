@@ -64,13 +64,23 @@ use crate::protocol::classify::{ErrorView, ExchangeView};
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
 /// its own id only. Override whichever hook fits: the problems the reader met in the
-/// bytes, or one exchange at a time.
+/// bytes, one exchange at a time, an exchange with all its errors, or each error.
 pub trait Rule: Sync {
     fn id(&self) -> RuleId;
 
     fn check_problems(&self, _problems: &[ReadProblem], _out: &mut Vec<Finding>) {}
 
     fn check_exchange(&self, _view: &ExchangeView<'_, '_>, _out: &mut Vec<Finding>) {}
+
+    /// Called once per exchange with every error its response carries (none, often), for
+    /// rules that weigh the exchange and its errors together.
+    fn check_errors(
+        &self,
+        _view: &ExchangeView<'_, '_>,
+        _errors: &[ErrorView<'_>],
+        _out: &mut Vec<Finding>,
+    ) {
+    }
 
     /// Called for every error the exchange's response carries, in the body or in stream
     /// events (the engine reads them once per exchange).

@@ -2,7 +2,7 @@
 //! but a new `messageId`, so the agent cannot tell it is a duplicate (A2A §3.3.1).
 
 use crate::finding::Finding;
-use crate::protocol::classify::ExchangeView;
+use crate::protocol::classify::{ErrorView, ExchangeView};
 use crate::rules::{Rule, RuleId};
 
 pub struct RetryNewMessageId;
@@ -12,14 +12,19 @@ impl Rule for RetryNewMessageId {
         RuleId::RetryNewMessageId
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_errors(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        errors: &[ErrorView<'_>],
+        out: &mut Vec<Finding>,
+    ) {
         // Only a retry after a retryable failure is reported: without one earlier, there
         // is no need to hash this send's content.
         if !view.earlier_sends.any_retryable() {
             return;
         }
         let (Some(request), Some(record), Some((pointer, _))) =
-            (&view.request, view.send_record(), view.sent_message())
+            (&view.request, view.send_record(errors), view.sent_message())
         else {
             return;
         };

@@ -8,7 +8,9 @@
 use serde_json::Value;
 
 use crate::finding::Finding;
-use crate::protocol::classify::{Binding, EventView, ExchangeView, Generation, Operation};
+use crate::protocol::classify::{
+    Binding, ErrorView, EventView, ExchangeView, Generation, Operation,
+};
 use crate::protocol::profile::Profile;
 use crate::rules::{Rule, RuleId};
 
@@ -27,7 +29,12 @@ impl Rule for StreamClosedEarly {
         RuleId::StreamClosedEarly
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_errors(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        errors: &[ErrorView<'_>],
+        out: &mut Vec<Finding>,
+    ) {
         let (Some(response), Some(operation)) = (&view.response, view.operation) else {
             return;
         };
@@ -43,7 +50,6 @@ impl Rule for StreamClosedEarly {
         let Some((last_at, state)) = last else {
             return;
         };
-        let errors = view.errors();
         if let Some(error) = errors.iter().find(|e| e.reason() == Some("TASK_NOT_FOUND")) {
             let message = format!(
                 "the stream delivered its task ({state}), then ended saying the task does not exist"

@@ -2,7 +2,7 @@
 //! which tells a caller that a task it may not see exists (A2A §3.3.2, §13.1).
 
 use crate::finding::Finding;
-use crate::protocol::classify::{Binding, ExchangeView};
+use crate::protocol::classify::{Binding, ErrorView, ExchangeView};
 use crate::rules::{Rule, RuleId};
 
 pub struct TaskExistenceLeak;
@@ -12,14 +12,18 @@ impl Rule for TaskExistenceLeak {
         RuleId::TaskExistenceLeak
     }
 
-    fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
+    fn check_errors(
+        &self,
+        view: &ExchangeView<'_, '_>,
+        errors: &[ErrorView<'_>],
+        out: &mut Vec<Finding>,
+    ) {
         let (Some(operation), Some(response)) = (view.operation, &view.response) else {
             return;
         };
         if !operation.is_task_scoped() {
             return;
         }
-        let errors = view.errors();
         let denied = errors
             .iter()
             .find(|e| e.status() == Some("PERMISSION_DENIED"));

@@ -8,7 +8,7 @@ use foldhash::quality::FixedState;
 
 use serde_json::Value;
 
-use crate::protocol::classify::{Binding, ExchangeView};
+use crate::protocol::classify::{Binding, ErrorView, ExchangeView};
 
 /// One earlier SendMessage / SendStreamingMessage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,22 +50,28 @@ impl Sends {
 }
 
 impl ExchangeView<'_, '_> {
-    /// The record of this exchange, when it is a send.
-    pub fn send_record(&self) -> Option<SendRecord> {
-        let (_, message) = self.sent_message()?;
-        Some(SendRecord {
-            exchange: self.exchange.index,
-            content: content_hash(message),
-            message_id: message
-                .get("messageId")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            retryable: self.retryable_failure(),
-        })
+    /// The record of this exchange, when it is a send; `errors` are the response's
+    /// ([`ExchangeView::errors`]). Worked out once: the engine records every send, and
+    /// `retry-new-message-id` compares it with the earlier ones.
+    pub fn send_record(&self, errors: &[ErrorView<'_>]) -> Option<&SendRecord> {
+        (self.send_record)
+            .get_or_init(|| {
+                let (_, message) = self.sent_message()?;
+                Some(SendRecord {
+                    exchange: self.exchange.index,
+                    content: content_hash(message),
+                    message_id: message
+                        .get("messageId")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                    retryable: self.retryable_failure(errors),
+                })
+            })
+            .as_ref()
     }
 
     /// §3.3.2 system errors and a dropped connection are the failures a client retries.
-    fn retryable_failure(&self) -> Option<&'static str> {
+    fn retryable_failure(&self, errors: &[ErrorView<'_>]) -> Option<&'static str> {
         let Some(response) = &self.response else {
             return Some("no response");
         };
@@ -77,7 +83,7 @@ impl ExchangeView<'_, '_> {
         if self.binding == Binding::Grpc && response.grpc_status.is_none() {
             return Some("a call that ended without a status");
         }
-        self.errors()
+        errors
             .iter()
             .find_map(|e| match (self.binding, e.status()) {
                 (Binding::JsonRpc, _) => (e.code() == Some(-32603)).then_some("an internal error"),

@@ -78,6 +78,8 @@ pub struct ExchangeView<'a, 's> {
     /// The `A2A-Version` the request declares and where, read once: several rules and
     /// the generation ask for it.
     declared_version: Option<(&'a str, Span)>,
+    /// The exchange's record as a send, once asked for ([`ExchangeView::send_record`]).
+    send_record: std::cell::OnceCell<Option<history::SendRecord>>,
 }
 
 /// Builds the view of one exchange. Views are built and dropped one at a time, so decoded
@@ -108,6 +110,7 @@ pub fn classify<'a, 's>(
         generation: Generation::Unknown,
         earlier_sends,
         declared_version: declared::declared_version(exchange),
+        send_record: std::cell::OnceCell::new(),
     };
     match call {
         Some(call) => {
