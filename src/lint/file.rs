@@ -218,7 +218,7 @@ impl<'r> FileLint<'r> {
             }
             enter(resolver, unit);
             let finding = Finding::new(rules::RuleId::CardContradicted, label, "");
-            let at = resolver.resolve_one(&finding, Some(exchange)).primary;
+            let at = resolver.primary_location(&finding, Some(exchange));
             spots.keep(Some(Placed::Label(Box::new(at))))
         };
         if let Some(card) = Card::read(view, &mut place) {

@@ -227,11 +227,16 @@ impl<'r> HarMap<'r> {
             if piece.start == piece.end {
                 return Place::Har(member);
             }
+            // A label past the body (on the line end written after it) is kept at its end.
+            let start = local.min(piece.end);
             return Place::Body {
                 entry,
                 side,
                 bytes: piece.start..piece.end,
-                span: Span::new(local - piece.start, local_end.min(piece.end) - piece.start),
+                span: Span::new(
+                    start - piece.start,
+                    local_end.clamp(start, piece.end) - piece.start,
+                ),
                 member,
             };
         }

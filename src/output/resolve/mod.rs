@@ -231,11 +231,21 @@ impl<'r> Resolver<'r> {
     /// The 1-based line of a finding's primary label, as [`Resolver::resolve_one`] would
     /// place it, without cutting its windows: cheap for a `.http` capture.
     pub fn primary_line(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> usize {
+        self.primary_location(finding, exchange).start.line
+    }
+
+    /// The location of a finding's primary label, as [`Resolver::resolve_one`] would give
+    /// it, without its windows, fingerprint or message.
+    pub fn primary_location(
+        &mut self,
+        finding: &Finding,
+        exchange: Option<&Exchange<'_>>,
+    ) -> Location {
         if let Some(har) = &mut self.har {
-            return har.primary_location(finding).start.line;
+            return har.primary_location(finding);
         }
         if let Some(wire) = &mut self.wire {
-            return wire.place(finding, exchange, false).0.start.line;
+            return wire.place(finding, exchange, false).0;
         }
         let index = self
             .file_index
@@ -245,7 +255,7 @@ impl<'r> Resolver<'r> {
             bytes: self.bytes,
             index,
         };
-        file.location(&finding.primary, exchange).start.line
+        file.location(&finding.primary, exchange)
     }
 
     fn diagnostic(&mut self, finding: &Finding, exchange: Option<&Exchange<'_>>) -> Diagnostic {
@@ -336,6 +346,38 @@ mod tests {
                 ..with
             },
             without
+        );
+    }
+
+    /// The primary location alone is where the whole diagnostic puts it, in a `.http`
+    /// capture and in a HAR log; there, a label on the line end written after a body is
+    /// placed on the body's member.
+    #[test]
+    fn primary_location_is_the_diagnostics_own() {
+        let http = b"POST / HTTP/1.1\r\nContent-Type: text/plain\r\n\r\n{}\n".as_slice();
+        let finding = Finding::new(RuleId::ALL[0], Label::at(Span::new(17, 29), "here"), "m");
+        let mut resolver = Resolver::new("x.http", http);
+        let alone = resolver.primary_location(&finding, None);
+        assert_eq!(alone, resolver.resolve_one(&finding, None).primary);
+        assert_eq!((alone.start.line, alone.start.column), (2, 1));
+
+        let har = br#"{"log": {"entries": [{"request": {"method": "POST", "url": "http://h/",
+  "httpVersion": "HTTP/1.1", "headers": [{"name": "Content-Type", "value": "text/plain"}]},
+  "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [],
+  "content": {"text": "{}"}}}]}}"#;
+        let mut resolver = Resolver::for_har("x.har", har);
+        let mut alone = None;
+        crate::input::capture::har::for_each_laid_out_entry(har, &mut |entry| {
+            resolver.enter_har_entry(entry.index, entry.text, entry.layout);
+            let line_end = Span::new(entry.text.len() - 1, entry.text.len());
+            let finding = Finding::new(RuleId::ALL[0], Label::at(line_end, "here"), "m");
+            let primary = resolver.primary_location(&finding, None);
+            assert_eq!(primary, resolver.resolve_one(&finding, None).primary);
+            alone = Some(primary);
+        });
+        assert!(
+            alone.as_ref().is_some_and(|at| at.start.line == 4),
+            "{alone:?}"
         );
     }
 }
