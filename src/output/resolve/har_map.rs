@@ -207,21 +207,18 @@ impl<'r> HarMap<'r> {
         else {
             return Place::Har(first_byte(self.cache[slot].span));
         };
-        let pieces: Vec<Piece> = layout
-            .pieces
-            .iter()
-            .filter(|p| p.side == side)
-            .copied()
-            .collect();
-        let Some(piece) = pieces
-            .iter()
+        // The side's pieces, walked where they lie (a label is placed for every finding).
+        let pieces = || layout.pieces.iter().filter(move |p| p.side == side);
+        let Some(piece) = pieces()
             .find(|p| p.start <= local && (local < p.end || (p.start == p.end && p.start == local)))
-            .or_else(|| pieces.iter().rev().find(|p| p.start <= local))
-            .or(pieces.first())
+            .or_else(|| pieces().rev().find(|p| p.start <= local))
+            .or_else(|| pieces().next())
             .copied()
         else {
             return Place::Har(first_byte(self.cache[slot].span));
         };
+        // For a label over several pieces, the last it reaches.
+        let last = (pieces().rev().find(|p| p.start < local_end).copied()).unwrap_or(piece);
         if piece.member == Member::Body {
             let member = self.member_span(slot, side, Member::Body);
             if piece.start == piece.end {
@@ -244,12 +241,6 @@ impl<'r> HarMap<'r> {
             return Place::Har(self.exact_span(slot, &piece, local, local_end));
         }
         // A label over several pieces: a whole header line, a start line, a message.
-        let last = pieces
-            .iter()
-            .rev()
-            .find(|p| p.start < local_end)
-            .copied()
-            .unwrap_or(piece);
         let span = match (piece.member, last.member) {
             (Member::HeaderName(i), Member::HeaderValue(j)) if i == j => {
                 let name = self.member_span(slot, side, piece.member);

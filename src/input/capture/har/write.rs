@@ -140,7 +140,9 @@ impl Writer<'_> {
             self.text("\r\n");
         }
         if !bytes.is_empty() {
-            self.text(&format!("Content-Length: {}\r\n", bytes.len()));
+            self.text("Content-Length: ");
+            self.text(itoa::Buffer::new().format(bytes.len()));
+            self.text("\r\n");
         }
         self.text("\r\n");
         self.bytes_piece(Member::Body, 0, &bytes);
@@ -238,7 +240,9 @@ fn clean(text: &str, ascii: bool) -> Cow<'_, str> {
         c if ascii && !c.is_ascii() => '?',
         c => c,
     };
-    if text.chars().all(|c| fix(c) == c) {
+    // Nearly every header is printable ASCII, which is kept as it is: checked bytewise.
+    let printable = |b: u8| (b' '..=b'~').contains(&b) || b == b'\t';
+    if text.bytes().all(printable) || text.chars().all(|c| fix(c) == c) {
         Cow::Borrowed(text)
     } else {
         Cow::Owned(text.chars().map(fix).collect())
@@ -248,4 +252,20 @@ fn clean(text: &str, ascii: bool) -> Cow<'_, str> {
 fn is_token(name: &str) -> bool {
     !name.is_empty()
         && (name.bytes()).all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_keeps_printable_text_and_blanks_control_characters() {
+        assert!(matches!(
+            clean("text/plain; q=1\tx", false),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(clean("a\u{7}b\u{85}c\u{7f}d", false), "a b c d");
+        assert_eq!(clean("caf\u{e9}", false), "caf\u{e9}");
+        assert_eq!(clean("caf\u{e9}", true), "caf?");
+    }
 }
