@@ -114,23 +114,15 @@ impl Input {
 }
 
 /// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long: into
-/// one buffer of that size and one more byte, so that a small capture costs one read and
+/// a buffer of that capacity and one more byte, so that a small capture costs one read and
 /// the read that sees its end (`read_to_end` behind `take` starts small and grows, a
-/// dozen reads per file). A file that grew since is read on, still up to `limit`.
+/// dozen reads per file). The capacity is read into as it is, not zeroed first. A file
+/// that grew since is read on, still up to `limit`.
 fn read_at_most(mut file: std::fs::File, limit: u64, expected: u64) -> std::io::Result<Vec<u8>> {
     let first = expected.saturating_add(1).min(limit);
-    let mut bytes = vec![0; usize::try_from(first).unwrap_or(usize::MAX)];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        match file.read(&mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    bytes.truncate(filled);
-    if filled as u64 == first && first < limit {
+    let mut bytes = Vec::with_capacity(usize::try_from(first).unwrap_or(usize::MAX));
+    (&mut file).take(first).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 == first && first < limit {
         file.take(limit - first).read_to_end(&mut bytes)?;
     }
     Ok(bytes)
