@@ -34,7 +34,14 @@ pub const PLACEHOLDER: &str = "<redacted>";
 
 /// Is `name` a header whose value is a credential?
 pub fn is_credential_header(name: &str) -> bool {
-    let name = name.trim();
+    // A header name is a token, with nothing to trim: only a name that begins or ends in
+    // something else is trimmed (of Unicode whitespace too, as a HAR name may hold it).
+    let plain = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let bytes = name.as_bytes();
+    let name = match plain(bytes.first()) && plain(bytes.last()) {
+        true => name,
+        false => name.trim(),
+    };
     CREDENTIAL_HEADERS
         .iter()
         .any(|c| name.eq_ignore_ascii_case(c))
@@ -289,5 +296,20 @@ mod tests {
             assert!(is_placeholder(placeholder.as_bytes()), "{placeholder}");
         }
         assert!(!is_placeholder(b"Bearer sk-live-123"));
+    }
+
+    #[test]
+    fn credential_headers_by_name_in_any_case_and_padding() {
+        for name in [
+            "Authorization",
+            "x-API-key",
+            " Cookie\t",
+            "\u{a0}set-cookie\u{2003}",
+        ] {
+            assert!(is_credential_header(name), "{name:?}");
+        }
+        for name in ["", " ", "Content-Type", "Authorization2", "a\u{e9}"] {
+            assert!(!is_credential_header(name), "{name:?}");
+        }
     }
 }
