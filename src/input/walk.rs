@@ -113,11 +113,10 @@ impl Input {
     }
 }
 
-/// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long: into
-/// a buffer of that capacity and one more byte, so that a small capture costs one read and
-/// the read that sees its end (`read_to_end` behind `take` starts small and grows, a
-/// dozen reads per file). The capacity is read into as it is, not zeroed first. A file
-/// that grew since is read on, still up to `limit`.
+/// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long, into
+/// a buffer with room for them and one more byte (the read that sees the end then needs
+/// no growth), which is read into as it is, not zeroed first. A file that grew since is
+/// read on, still up to `limit`.
 fn read_at_most(mut file: std::fs::File, limit: u64, expected: u64) -> std::io::Result<Vec<u8>> {
     let first = expected.saturating_add(1).min(limit);
     let mut bytes = Vec::with_capacity(usize::try_from(first).unwrap_or(usize::MAX));

@@ -217,8 +217,6 @@ impl<'r> HarMap<'r> {
         else {
             return Place::Har(first_byte(self.cache[slot].span));
         };
-        // For a label over several pieces, the last it reaches.
-        let last = (pieces().rev().find(|p| p.start < local_end).copied()).unwrap_or(piece);
         if piece.member == Member::Body {
             let member = self.member_span(slot, side, Member::Body);
             if piece.start == piece.end {
@@ -241,6 +239,10 @@ impl<'r> HarMap<'r> {
             return Place::Har(self.exact_span(slot, &piece, local, local_end));
         }
         // A label over several pieces: a whole header line, a start line, a message.
+        let last = (self.cache[slot].layout.pieces.iter().rev())
+            .find(|p| p.side == side && p.start < local_end)
+            .copied()
+            .unwrap_or(piece);
         let span = match (piece.member, last.member) {
             (Member::HeaderName(i), Member::HeaderValue(j)) if i == j => {
                 let name = self.member_span(slot, side, piece.member);
