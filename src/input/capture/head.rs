@@ -27,6 +27,9 @@ pub struct Head<'s> {
 /// Reads the head that starts at `pos`, which must be a start line.
 pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
     let start_line_end = pos + line_at(src, pos).len();
+    if let Some((parsed, end)) = parse_well_formed(src, pos) {
+        return Ok(head_of(src, pos, start_line_end, parsed, end, false));
+    }
     let (end, unterminated) = find_head_end(src, pos)?;
     let head_bytes = &src[pos..end];
 
@@ -45,8 +48,31 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
         head_bytes
     };
 
-    let parsed =
+    let (parsed, _) =
         parse_with_httparse(buf, src, pos).map_err(|error| locate_error(src, pos, end, error))?;
+    Ok(head_of(src, pos, start_line_end, parsed, end, unterminated))
+}
+
+/// The usual head, read in one pass: httparse stops at its empty line, and every line
+/// before that is a header line, so no separator or next start line cut it short (a start
+/// line is never `token: value`). `None` leaves the head to the careful path, which finds
+/// its end line by line and says what is wrong with it.
+fn parse_well_formed(src: &[u8], pos: usize) -> Option<(ParsedHead<'_>, usize)> {
+    let window = &src[pos..(pos + MAX_HEAD_BYTES).min(src.len())];
+    let (parsed, len) = parse_with_httparse(window, src, pos).ok()?;
+    // `###` starts a separator line even where it would also pass as a header name.
+    let cut_short = parsed.headers.iter().any(|h| h.name.starts_with("###"));
+    (!cut_short).then_some((parsed, pos + len?))
+}
+
+fn head_of<'s>(
+    src: &'s [u8],
+    pos: usize,
+    start_line_end: usize,
+    parsed: ParsedHead<'s>,
+    end: usize,
+    unterminated: bool,
+) -> Head<'s> {
     let start_line = match parsed.start {
         ParsedStart::Request { method, target } => StartLine::Request {
             method: text_at(src, method.shift(pos)),
@@ -57,15 +83,14 @@ pub fn parse_head(src: &[u8], pos: usize) -> Result<Head<'_>, ReadProblem> {
             reason: text_at(src, reason.shift(pos)),
         },
     };
-    let headers = parsed.headers;
-    Ok(Head {
+    Head {
         start_line,
         start_line_span: Span::new(pos, start_line_end),
         minor_version: parsed.minor_version,
-        headers,
+        headers: parsed.headers,
         end,
         unterminated,
-    })
+    }
 }
 
 /// Finds the end of the head: past its empty line, or at the next delimiter line or the
@@ -121,12 +146,13 @@ struct ParsedHead<'s> {
     headers: Vec<Header<'s>>,
 }
 
-/// Parses `buf`, the head at `pos` of `src` (or a copy of it that ends in an empty line).
+/// Parses `buf`, the head at `pos` of `src` (or a copy of it that ends in an empty line),
+/// and says how long the head was when httparse found its empty line.
 fn parse_with_httparse<'s>(
     buf: &[u8],
     src: &'s [u8],
     pos: usize,
-) -> Result<ParsedHead<'s>, httparse::Error> {
+) -> Result<(ParsedHead<'s>, Option<usize>), httparse::Error> {
     // The usual head fits the slots on the stack; a larger one is parsed again with more.
     // (16 slots, then the 64, 256, 1024 and 4096 a head was always parsed with.)
     let mut stack = [httparse::EMPTY_HEADER; 16];
@@ -141,30 +167,46 @@ fn parse_with_httparse<'s>(
         };
         let result = if buf.starts_with(b"HTTP/") {
             let mut response = httparse::Response::new(slots);
-            response.parse(buf).map(|_| ParsedHead {
-                start: ParsedStart::Response {
-                    status: response.code.unwrap_or_default(),
-                    reason: reason_span(buf),
-                },
-                minor_version: response.version.unwrap_or(1),
-                headers: headers_of(buf, response.headers, src, pos),
+            response.parse(buf).map(|status| {
+                let len = complete_len(status);
+                let head = ParsedHead {
+                    start: ParsedStart::Response {
+                        status: response.code.unwrap_or_default(),
+                        reason: reason_span(buf),
+                    },
+                    minor_version: response.version.unwrap_or(1),
+                    headers: headers_of(
+                        &buf[..len.unwrap_or(buf.len())],
+                        response.headers,
+                        src,
+                        pos,
+                    ),
+                };
+                (head, len)
             })
         } else {
             let mut request = httparse::Request::new(slots);
-            request.parse(buf).and_then(|_| {
+            request.parse(buf).and_then(|status| {
                 // httparse skips leading blank lines and may stop before a method or path
                 // (a partial parse); there is then no start line to point at.
                 let (Some(method), Some(path)) = (request.method, request.path) else {
                     return Err(httparse::Error::Token);
                 };
-                Ok(ParsedHead {
+                let len = complete_len(status);
+                let head = ParsedHead {
                     start: ParsedStart::Request {
                         method: Span::of_subslice(buf, method.as_bytes()),
                         target: Span::of_subslice(buf, path.as_bytes()),
                     },
                     minor_version: request.version.unwrap_or(1),
-                    headers: headers_of(buf, request.headers, src, pos),
-                })
+                    headers: headers_of(
+                        &buf[..len.unwrap_or(buf.len())],
+                        request.headers,
+                        src,
+                        pos,
+                    ),
+                };
+                Ok((head, len))
             })
         };
         match result {
@@ -172,6 +214,14 @@ fn parse_with_httparse<'s>(
             Err(httparse::Error::TooManyHeaders) if capacity < MAX_HEADERS => capacity *= 4,
             other => return other,
         }
+    }
+}
+
+/// How many bytes a complete head took, up to and with its empty line.
+fn complete_len(status: httparse::Status<usize>) -> Option<usize> {
+    match status {
+        httparse::Status::Complete(len) => Some(len),
+        httparse::Status::Partial => None,
     }
 }
 
@@ -284,4 +334,32 @@ fn find_bad_header_line(src: &[u8], pos: usize, end: usize) -> Option<Span> {
 
 fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end_of(src: &[u8]) -> (usize, bool, Vec<&str>) {
+        let head = parse_head(src, 0).expect("a head");
+        let names = head.headers.iter().map(|h| h.name).collect();
+        (head.end, head.unterminated, names)
+    }
+
+    #[test]
+    fn a_head_ends_past_its_empty_line_whatever_the_body_holds() {
+        let src = b"HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\n\r\n\xff\xfe not text";
+        assert_eq!(end_of(src), (31, false, vec!["A", "B"]));
+        let src = b"GET /a HTTP/1.1\nA: 1\n\nB: 2\n\n";
+        assert_eq!(end_of(src), (22, false, vec!["A"]));
+    }
+
+    #[test]
+    fn a_separator_or_start_line_cuts_a_head_short_even_shaped_as_a_header() {
+        // `###x` is a token, so `###x: y` reads as a header line to httparse.
+        let src = b"GET /a HTTP/1.1\nA: 1\n###x: y\nB: 2\n\n";
+        assert_eq!(end_of(src), (21, true, vec!["A"]));
+        let src = b"GET /a HTTP/1.1\nA: 1\nHTTP/1.1 200 OK\n\n";
+        assert_eq!(end_of(src), (21, true, vec!["A"]));
+    }
 }
