@@ -18,13 +18,25 @@ impl MediaType {
     }
 
     fn from_header(header: &Header<'_>) -> MediaType {
-        let value = String::from_utf8_lossy(header.value);
-        let essence = value
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+        // `;` is never part of a UTF-8 sequence, so the parameters are cut off first.
+        let value = header.value;
+        let type_and_subtype = &value[..memchr::memchr(b';', value).unwrap_or(value.len())];
+        let essence = if type_and_subtype.is_ascii() {
+            // The usual value, trimmed as `str::trim` would (which for ASCII also strips
+            // the vertical tab `u8::is_ascii_whitespace` keeps) without a text copy.
+            let is_space = |b: &u8| char::from(*b).is_whitespace();
+            let start = (type_and_subtype.iter().position(|b| !is_space(b)))
+                .unwrap_or(type_and_subtype.len());
+            let end =
+                (type_and_subtype.iter().rposition(|b| !is_space(b))).map_or(start, |i| i + 1);
+            (type_and_subtype[start..end].iter())
+                .map(|b| char::from(b.to_ascii_lowercase()))
+                .collect()
+        } else {
+            String::from_utf8_lossy(type_and_subtype)
+                .trim()
+                .to_ascii_lowercase()
+        };
         MediaType {
             essence,
             span: header.value_span,
@@ -35,5 +47,38 @@ impl MediaType {
     /// `application/a2a+json` and `application/problem+json`.
     pub fn is_json(&self) -> bool {
         self.essence == "application/json" || self.essence.ends_with("+json")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn essence(value: &[u8]) -> String {
+        let header = Header {
+            name: "Content-Type",
+            value,
+            name_span: Span::new(0, 12),
+            value_span: Span::new(14, 14 + value.len()),
+        };
+        MediaType::from_header(&header).essence
+    }
+
+    #[test]
+    fn the_essence_is_trimmed_lower_cased_and_without_parameters() {
+        assert_eq!(
+            essence(b" Application/JSON ; charset=utf-8"),
+            "application/json"
+        );
+        assert_eq!(essence(b"\x0btext/Event-Stream\x0c"), "text/event-stream");
+        assert_eq!(essence(b"application/a2a+json"), "application/a2a+json");
+        assert_eq!(essence(b"  ;x=1"), "");
+        assert_eq!(essence(b""), "");
+        // Text that is not ASCII is read as text: Unicode spaces trimmed, bad bytes shown.
+        assert_eq!(
+            essence("\u{a0}Application/Json\u{2003}".as_bytes()),
+            "application/json"
+        );
+        assert_eq!(essence(b"\xffApp/Json;q=\xfe"), "\u{fffd}app/json");
     }
 }
