@@ -385,13 +385,8 @@ fn unused_findings(directives: &[Directive], misplaced: bool, options: &Options)
 fn anchor_of(exchange: &Exchange<'_>, unit: Unit<'_>) -> Anchor {
     let message = exchange.request.as_ref().or(exchange.response.as_ref());
     let key = match message.map(|m| m.start_line) {
-        // Put together by hand: `format!` guesses its capacity from the literal parts
-        // alone and grows the string for a long target.
-        Some(StartLine::Request { method, target }) => {
-            let mut key = String::with_capacity(method.len() + 1 + target.len());
-            key.extend([method, " ", target]);
-            key
-        }
+        // Sized at once: `format!` guessed from its literals and grew for a long target.
+        Some(StartLine::Request { method, target }) => [method, " ", target].concat(),
         Some(StartLine::Response { status, .. }) => format!("{status}"),
         None => String::new(),
     };
