@@ -76,9 +76,18 @@ fn write_plain(report: &FileReport, out: &mut dyn Write) -> io::Result<()> {
         line.extend_from_slice(digits.format(at.line).as_bytes());
         line.push(b':');
         line.extend_from_slice(digits.format(at.column).as_bytes());
-        for piece in [": ", d.severity.as_str(), "[", d.rule.slug(), "] ", &d.message, "\n"] {
+        let pieces = [
+            ": ",
+            d.severity.as_str(),
+            "[",
+            d.rule.slug(),
+            "] ",
+            &d.message,
+        ];
+        for piece in pieces {
             line.extend_from_slice(piece.as_bytes());
         }
+        line.push(b'\n');
         out.write_all(&line)?;
     }
     Ok(())
