@@ -18,25 +18,13 @@ impl MediaType {
     }
 
     fn from_header(header: &Header<'_>) -> MediaType {
-        // `;` is never part of a UTF-8 sequence, so the parameters are cut off first.
+        // Only the essence is read as text: `;` is never part of a UTF-8 sequence, so the
+        // parameters are cut off as bytes first.
         let value = header.value;
         let type_and_subtype = &value[..memchr::memchr(b';', value).unwrap_or(value.len())];
-        let essence = if type_and_subtype.is_ascii() {
-            // The usual value, trimmed as `str::trim` would (which for ASCII also strips
-            // the vertical tab `u8::is_ascii_whitespace` keeps) without a text copy.
-            let is_space = |b: &u8| char::from(*b).is_whitespace();
-            let start = (type_and_subtype.iter().position(|b| !is_space(b)))
-                .unwrap_or(type_and_subtype.len());
-            let end =
-                (type_and_subtype.iter().rposition(|b| !is_space(b))).map_or(start, |i| i + 1);
-            (type_and_subtype[start..end].iter())
-                .map(|b| char::from(b.to_ascii_lowercase()))
-                .collect()
-        } else {
-            String::from_utf8_lossy(type_and_subtype)
-                .trim()
-                .to_ascii_lowercase()
-        };
+        let essence = String::from_utf8_lossy(type_and_subtype)
+            .trim()
+            .to_ascii_lowercase();
         MediaType {
             essence,
             span: header.value_span,
