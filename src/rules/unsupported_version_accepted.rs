@@ -57,25 +57,17 @@ impl Version {
     /// `1.0`, `1.0.1` (as `1.0`), `2` (as `2.0`); `None` for what is no version number.
     pub fn parse(text: &str) -> Option<Version> {
         // Digits only, read as they are checked; `None` when empty or past `u64`.
-        let number = |part: &str| {
-            (!part.is_empty())
-                .then_some(part)?
-                .bytes()
-                .try_fold(0u64, |n, b| {
-                    let digit = b.is_ascii_digit().then(|| u64::from(b - b'0'))?;
-                    n.checked_mul(10)?.checked_add(digit)
-                })
+        let number = |part: Option<&str>| {
+            (part.filter(|p| !p.is_empty())?.bytes()).try_fold(0u64, |n, b| {
+                let digit = b.is_ascii_digit().then(|| u64::from(b - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
+            })
         };
-        // Cut at the first two dots, without an iterator: this runs on every request.
-        let text = text.trim();
-        let (major, minor) = match text.split_once('.') {
-            None => (text, None),
-            Some((major, rest)) => (major, Some(rest.split_once('.').map_or(rest, |(m, _)| m))),
-        };
-        let major = number(major)?;
-        let minor = match minor {
+        let mut parts = text.trim().split('.');
+        let major = number(parts.next())?;
+        let minor = match parts.next() {
             None => 0,
-            Some(minor) => number(minor)?,
+            part => number(part)?,
         };
         Some(Version { major, minor })
     }
