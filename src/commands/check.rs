@@ -142,7 +142,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             let part = per_connection.then_some(&mut part as &mut dyn FnMut(_) -> _);
             let report = lint_live(name, &options_for(name), &mut chunks, part)?;
             on_done();
-            keep(&mut kept, &progress, (0, source), Ok(report), each)?;
+            keep(&mut kept, &progress, (0, source), &mut Ok(report), each)?;
         } else {
             std::thread::scope(|scope| {
                 if progress.may_show() {
@@ -256,14 +256,14 @@ fn keep(
     kept: &mut Kept,
     progress: &Progress,
     (input, source): (usize, &Input),
-    linted: Result<FileReport, InputError>,
+    linted: &mut Result<FileReport, InputError>,
     each: &mut Each<'_>,
 ) -> io::Result<()> {
     match linted {
-        Ok(mut report) => {
-            each(source, &mut report, true)?;
+        Ok(report) => {
+            each(source, report, true)?;
             // Written: from here on the run holds no finding of this file.
-            kept.run.absorb(input, source, &mut report);
+            kept.run.absorb(input, source, report);
             (kept.claims_now).store(kept.run.claims_now(), Ordering::Relaxed);
         }
         Err(error) => {

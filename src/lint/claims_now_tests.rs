@@ -50,12 +50,12 @@ fn run(files: &[&str], now: Now) -> Ended {
     let mut asked_after = None;
     for (i, text) in files.iter().enumerate() {
         let now = i >= from || (follow && run.claims_now());
-        let mut report = lint_source_deferring(&name(i), text.as_bytes(), &options(now), true);
+        let report = lint_source_deferring(&name(i), text.as_bytes(), &options(now), true);
         let input = Input::File {
             name: name(i).into(),
             path: None,
         };
-        run.absorb(i, &input, &mut report);
+        run.absorb(i, &input, &report);
         if asked_after.is_none() && run.claims_now() {
             asked_after = Some(i);
         }

@@ -19,12 +19,22 @@ const AHEAD_PER_WORKER: usize = 8;
 
 type Linted = Result<FileReport, InputError>;
 
+/// Who linted an input: the calling thread, or the worker of that number (from 1).
+type Linter = usize;
+const CONSUMER: Linter = 0;
+
 /// The inputs of a run, in order, as the walk finds them.
 pub type Inputs<'a> = dyn Iterator<Item = Input> + Send + 'a;
 
 /// The reorder buffer: reports done out of order wait here for the ones before them.
 struct State<'a> {
-    done: BTreeMap<usize, (Input, Linted)>,
+    done: BTreeMap<usize, (Input, Linted, Linter)>,
+    /// Reports written, waiting for the worker that linted them to drop them (by worker
+    /// number less one): memory freed on the thread that did not allocate it is reused
+    /// there, and each reuse fetches the line from the other core's cache. Dropped by
+    /// the consumer, a worker's reports cost two threads about a tenth of their time
+    /// (BENCHMARKS.md, "The tenth round").
+    spent: Vec<Vec<(Input, Linted)>>,
     /// Where inputs come from; taken under the lock, so the walk runs a step at a time
     /// on whichever thread needs the next input, beside the others' linting.
     source: &'a mut Inputs<'a>,
@@ -77,9 +87,9 @@ impl<'a> Shared<'a> {
     }
 
     /// Files a finished report, waking the consumer only if it sleeps.
-    fn file(&self, i: usize, input: Input, linted: Linted) {
+    fn file(&self, i: usize, input: Input, linted: Linted, by: Linter) {
         let mut state = self.lock();
-        state.done.insert(i, (input, linted));
+        state.done.insert(i, (input, linted, by));
         if state.consumer_waiting {
             self.arrived.notify_one();
         }
@@ -88,7 +98,8 @@ impl<'a> Shared<'a> {
 
 /// Lints every input of `inputs` on `pool`, calling `each(number, input, report)` in
 /// input order from the calling thread while the workers go on; stops at the first
-/// error `each` returns and gives it back. Workers take inputs in order, and none runs
+/// error `each` returns and gives it back. What `each` leaves of a report is dropped
+/// by the thread that linted it. Workers take inputs in order, and none runs
 /// more than a few inputs ahead of the one being handed over, so memory holds a few
 /// reports, not the run's. The calling thread lints too whenever the report it needs
 /// next is not ready, so a pool of N threads lints on N threads in all (one of them also
@@ -100,7 +111,7 @@ pub fn lint_in_order<'a>(
     options_for: &(dyn Fn(&str) -> Options + Sync),
     on_done: &(dyn Fn() + Sync),
     max_bytes: u64,
-    each: &mut dyn FnMut(usize, &Input, Linted) -> io::Result<()>,
+    each: &mut dyn FnMut(usize, &Input, &mut Linted) -> io::Result<()>,
 ) -> io::Result<()> {
     let threads = pool.current_num_threads().max(1);
     let ahead = threads * AHEAD_PER_WORKER;
@@ -111,6 +122,7 @@ pub fn lint_in_order<'a>(
             exhausted: false,
             next: 0,
             handed: 0,
+            spent: (1..threads).map(|_| Vec::new()).collect(),
             stop: false,
             workers_waiting: 0,
             consumer_waiting: false,
@@ -126,10 +138,12 @@ pub fn lint_in_order<'a>(
     // `in_place_scope` runs the closure on the calling thread, which consumes; the
     // pool's other threads only lint.
     pool.in_place_scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(|_| {
+        for worker in 1..threads {
+            let shared = &shared;
+            scope.spawn(move |_| {
                 loop {
                     let mut state = shared.lock();
+                    let spent = std::mem::take(&mut state.spent[worker - 1]);
                     let (i, input) = loop {
                         if state.stop || state.exhausted {
                             return;
@@ -145,16 +159,23 @@ pub fn lint_in_order<'a>(
                         state.workers_waiting -= 1;
                     };
                     drop(state);
+                    drop(spent);
                     let linted = lint(&input);
-                    shared.file(i, input, linted);
+                    shared.file(i, input, linted, worker);
                 }
             });
         }
         let mut outcome = Ok(());
         let mut i = 0;
+        // A worker's report once written, handed back to it the next time the lock is
+        // taken.
+        let mut written: Option<(Linter, Input, Linted)> = None;
         'run: loop {
-            let (input, linted) = {
+            let done = {
                 let mut state = shared.lock();
+                if let Some((by, input, linted)) = written.take() {
+                    state.spent[by - 1].push((input, linted));
+                }
                 loop {
                     if let Some(done) = state.done.remove(&i) {
                         state.handed = i + 1;
@@ -174,9 +195,9 @@ pub fn lint_in_order<'a>(
                             if state.workers_waiting > 0 {
                                 shared.moved.notify_all();
                             }
-                            break (input, linted);
+                            break (input, linted, CONSUMER);
                         }
-                        shared.file(j, input, linted);
+                        shared.file(j, input, linted, CONSUMER);
                         state = shared.lock();
                         continue;
                     }
@@ -188,9 +209,13 @@ pub fn lint_in_order<'a>(
                     state.consumer_waiting = false;
                 }
             };
-            if let Err(error) = each(i, &input, linted) {
+            let (input, mut linted, by) = done;
+            if let Err(error) = each(i, &input, &mut linted) {
                 outcome = Err(error);
                 break;
+            }
+            if by != CONSUMER {
+                written = Some((by, input, linted));
             }
             i += 1;
         }

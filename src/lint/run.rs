@@ -67,49 +67,53 @@ impl Run {
         }
     }
 
-    /// Takes the run-level facts out of the report of `source`, input number `input`.
-    pub fn absorb(&mut self, input: usize, source: &Input, report: &mut FileReport) {
+    /// Takes in the run-level facts of the report of `source`, input number `input`. The
+    /// run copies what it keeps rather than take it from the report: the engine hands the
+    /// report back to the thread that linted it, to be freed there. Freed here, its small
+    /// allocations were reused by this thread while their neighbours in the same cache
+    /// lines were still the other thread's, and two threads ran a sixth slower for it
+    /// (BENCHMARKS.md, "The tenth round").
+    pub fn absorb(&mut self, input: usize, source: &Input, report: &FileReport) {
         let file = self.files;
         self.files += 1;
-        let mut spots = std::mem::take(&mut report.spots);
-        let cards = (self.cards).add(file, std::mem::take(&mut report.cards));
-        if self.relints && matches!(source, Input::File { .. }) {
-            self.weigh_claims(&mut spots, &cards);
-        }
-        let held = spots.holds_any();
-        let mut kept = held || cards.kept;
-        if held {
+        let cards = (self.cards).add(file, &report.cards);
+        let spots = match self.relints && matches!(source, Input::File { .. }) {
+            true => self.weigh_claims(&report.spots, &cards),
+            false => report.spots.copied(|_, _| true),
+        };
+        let mut kept = cards.kept;
+        if let Some(spots) = spots {
             self.held.insert(file, spots);
+            kept = true;
         }
-        kept |= (self.outcomes).add(file, std::mem::take(&mut report.outcomes));
-        kept |= (self.versions).add(file, std::mem::take(&mut report.versions));
+        kept |= (self.outcomes).add(file, &report.outcomes);
+        kept |= (self.versions).add(file, &report.versions);
         if kept {
             self.inputs.keep(file, input, source);
         }
     }
 
-    /// Lets go of what a file placed at once that no rule is likely to ask for (a second
-    /// pass gives it if one does), and counts the claims likely reported that are held
+    /// What the run holds of a file's spots: not what no rule is likely to ask for (a
+    /// second pass gives it if one does). Counts the claims likely reported that are held
     /// and that were left to a second pass, for [`Run::claims_now`].
-    fn weigh_claims(&mut self, spots: &mut Spots, cards: &Added) {
+    fn weigh_claims(&mut self, spots: &Spots, cards: &Added) -> Option<Spots> {
         // Of a card's members, only a card new to the run is ever named; of claims,
         // those the cards so far contradict are likely reported.
-        spots.retain(|spot, placed| match placed {
+        let spots = spots.copied(|spot, placed| match placed {
             Placed::Label(_) => cards.new_card,
             Placed::Diagnostic(d) if d.rule == RuleId::CardContradicted => {
                 cards.likely.contains(&spot)
             }
             _ => true,
         });
-        let held = cards
-            .likely
-            .iter()
-            .filter(|&&s| spots.get(s).is_some())
+        let held = (cards.likely.iter())
+            .filter(|&&s| spots.as_ref().is_some_and(|spots| spots.get(s).is_some()))
             .count();
         self.held_claims += held;
         self.likely_relinted += usize::from(held < cards.likely.len());
         self.asked |=
             self.likely_relinted >= CLAIMS_NOW_AFTER && self.likely_relinted * 4 >= self.files;
+        spots
     }
 
     /// Whether files linted from now on should resolve their claims about agent cards
@@ -247,13 +251,13 @@ mod tests {
             ),
         ];
         for (input, (name, outcomes)) in reports.into_iter().enumerate() {
-            let mut report = FileReport {
+            let report = FileReport {
                 path: name.into(),
                 outcomes,
                 ..FileReport::default()
             };
             // Inputs 0, 2, 4, 6: a run's input numbers count failed inputs too.
-            run.absorb(2 * input, &file(name), &mut report);
+            run.absorb(2 * input, &file(name), &report);
         }
         assert_eq!(run.inputs.get(0).map(|(i, _)| i), Some(0));
         assert_eq!(run.inputs.get(1), None);

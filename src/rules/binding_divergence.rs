@@ -101,7 +101,7 @@ type FileOutcome = (usize, Outcome);
 impl RunOutcomes {
     /// Takes in the outcomes of file `file`, in the order of its exchanges; says whether
     /// it kept any (a first answer), and so may name the file at the end.
-    pub fn add(&mut self, file: usize, outcomes: Vec<Outcome>) -> bool {
+    pub fn add(&mut self, file: usize, outcomes: &[Outcome]) -> bool {
         let mut kept = false;
         for outcome in outcomes {
             let slot = match outcome.binding {
@@ -112,7 +112,7 @@ impl RunOutcomes {
             let key = (outcome.operation.method_name(), outcome.task_id.clone());
             let firsts = self.first.entry(key).or_default();
             if firsts[slot].is_none() {
-                firsts[slot] = Some((file, outcome));
+                firsts[slot] = Some((file, outcome.clone()));
                 kept = true;
             }
         }

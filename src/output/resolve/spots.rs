@@ -10,7 +10,7 @@ use crate::finding::run_level::{Place, Spot};
 use crate::output::resolve::{Diagnostic, Location};
 
 /// What the engine keeps at one spot.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Placed {
     /// A finding resolved: the diagnostic a run-level rule may report.
     Diagnostic(Box<Diagnostic>),
@@ -59,20 +59,19 @@ impl Spots {
         self.placed.get(spot.0 as usize)?.as_ref()
     }
 
-    /// Does any spot hold something? A file whose spots are all numbers needs none kept.
-    pub fn holds_any(&self) -> bool {
-        self.placed.iter().any(Option::is_some)
-    }
-
-    /// Drops what the spots hold where `keep` says no: a second pass over the file gives
-    /// it again if it is asked for after all.
-    pub fn retain(&mut self, mut keep: impl FnMut(Spot, &Placed) -> bool) {
-        for (n, placed) in self.placed.iter_mut().enumerate() {
+    /// A copy of what the spots hold where `keep` says yes, numbered the same (a second
+    /// pass over the file gives the rest if it is asked for after all); `None` if it
+    /// would hold nothing.
+    pub fn copied(&self, mut keep: impl FnMut(Spot, &Placed) -> bool) -> Option<Spots> {
+        let mut copy = Spots::default();
+        let mut holds = false;
+        for (n, placed) in self.placed.iter().enumerate() {
             let spot = Spot(u32::try_from(n).unwrap_or(u32::MAX));
-            if placed.as_ref().is_some_and(|p| !keep(spot, p)) {
-                *placed = None;
-            }
+            let kept = placed.as_ref().filter(|p| keep(spot, p)).cloned();
+            holds |= kept.is_some();
+            copy.placed.push(kept);
         }
+        holds.then_some(copy)
     }
 
     /// Drops what the spots hold: a second pass over the file gives it again.

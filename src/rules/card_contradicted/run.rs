@@ -39,14 +39,14 @@ pub struct Added {
 
 impl RunCards {
     /// Takes in what file `file` left.
-    pub fn add(&mut self, file: usize, facts: CardFacts) -> Added {
+    pub fn add(&mut self, file: usize, facts: &CardFacts) -> Added {
         let mut added = Added {
             kept: !facts.claims.is_empty(),
             ..Added::default()
         };
-        for card in facts.cards {
-            if !self.cards.iter().any(|(_, c)| c.promises_as(&card)) {
-                self.cards.push((file, card));
+        for card in &facts.cards {
+            if !self.cards.iter().any(|(_, c)| c.promises_as(card)) {
+                self.cards.push((file, card.clone()));
                 added.new_card = true;
             }
         }
@@ -54,8 +54,8 @@ impl RunCards {
         if added.new_card {
             self.so_far.clear();
         }
-        for ((claimed, authority), claim) in facts.claims {
-            let key = (claimed, authority, claim.declared);
+        for ((claimed, authority), claim) in &facts.claims {
+            let key = (claimed.clone(), authority.clone(), claim.declared.clone());
             let key = self.claims.push(file, key, claim.more, claim.at);
             if self.contradicted_so_far(key) {
                 added.likely.push(claim.at);

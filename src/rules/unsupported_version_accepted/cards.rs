@@ -127,20 +127,20 @@ pub struct RunVersions {
 impl RunVersions {
     /// Takes in what file `file` left waiting.
     /// Says whether it kept anything of the file (a card, a claim).
-    pub fn add(&mut self, file: usize, facts: VersionFacts) -> bool {
+    pub fn add(&mut self, file: usize, facts: &VersionFacts) -> bool {
         let mut kept = !facts.claims.is_empty();
-        for card in facts.cards {
+        for card in &facts.cards {
             // The first file to list an interface's version is the one messages name.
             if self.listed.insert(card.clone()) {
-                self.cards.push((file, card));
+                self.cards.push((file, card.clone()));
                 kept = true;
             }
         }
-        let mut claims: Vec<_> = facts.claims.into_iter().collect();
+        let mut claims: Vec<_> = facts.claims.iter().collect();
         // In the file's order, as the judgement names them.
         claims.sort_by_key(|(_, claim)| claim.at);
         for (interface_version, claim) in claims {
-            let key = (interface_version, claim.declared);
+            let key = (interface_version.clone(), claim.declared.clone());
             self.claims.push(file, key, claim.more, claim.at);
         }
         kept
