@@ -6,6 +6,7 @@ pub mod capture;
 pub(crate) mod json_end;
 pub(crate) mod json_span;
 pub mod proto;
+mod read;
 pub mod repo_root;
 pub mod secrets;
 pub mod source;

@@ -86,6 +86,12 @@ impl Input {
     /// Reads the whole input, refusing one larger than `max_bytes` (`--max-file-size`)
     /// without reading more than that.
     pub fn read(&self, max_bytes: u64) -> Result<Vec<u8>, InputError> {
+        self.read_using(max_bytes, false)
+    }
+
+    /// [`Input::read`]; with `halves`, a large file is read by two threads at once (the
+    /// run has more than one).
+    pub fn read_using(&self, max_bytes: u64, halves: bool) -> Result<Vec<u8>, InputError> {
         let error = |message: String| InputError {
             path: self.display_name().to_string(),
             message,
@@ -93,7 +99,7 @@ impl Input {
         let read = match self.path() {
             Some(path) => std::fs::File::open(path).and_then(|file| {
                 let expected = file.metadata()?.len();
-                read_at_most(file, max_bytes + 1, expected)
+                super::read::read_at_most(file, max_bytes + 1, expected, halves)
             }),
             None => {
                 let mut bytes = Vec::new();
@@ -111,20 +117,6 @@ impl Input {
         }
         Ok(bytes)
     }
-}
-
-/// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long, into
-/// a buffer with room for them and one more byte (the read that sees the end then needs
-/// no growth), which is read into as it is, not zeroed first. A file that grew since is
-/// read on, still up to `limit`.
-fn read_at_most(mut file: std::fs::File, limit: u64, expected: u64) -> std::io::Result<Vec<u8>> {
-    let first = expected.saturating_add(1).min(limit);
-    let mut bytes = Vec::with_capacity(usize::try_from(first).unwrap_or(usize::MAX));
-    (&mut file).take(first).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 == first && first < limit {
-        file.take(limit - first).read_to_end(&mut bytes)?;
-    }
-    Ok(bytes)
 }
 
 /// The inputs found under `paths`, and the paths that could not be walked.
@@ -316,24 +308,6 @@ mod tests {
         assert_eq!(parse_size("2GiB"), Ok(2 << 30));
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5T").is_err());
-    }
-
-    /// The size metadata gave may be out of date: a file that grew or shrank since is read
-    /// as it is now, never past the limit.
-    #[test]
-    fn reads_what_the_file_holds_up_to_the_limit() {
-        let mut file = tempfile::tempfile().unwrap();
-        std::io::Write::write_all(&mut file, b"0123456789").unwrap();
-        let mut read = |limit, expected| {
-            std::io::Seek::rewind(&mut file).unwrap();
-            read_at_most(file.try_clone().unwrap(), limit, expected).unwrap()
-        };
-        assert_eq!(read(100, 10), b"0123456789");
-        assert_eq!(read(100, 3), b"0123456789");
-        assert_eq!(read(100, 50), b"0123456789");
-        assert_eq!(read(5, 10), b"01234");
-        assert_eq!(read(5, 2), b"01234");
-        assert_eq!(read(11, 10), b"0123456789");
     }
 
     /// The walk hands over each file as it finds it: what it has not reached yet is

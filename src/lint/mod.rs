@@ -100,15 +100,13 @@ fn lint_input(
     // reported as a tool failure (exit 2) and the run goes on. Reading is inside too, so
     // that a worker of `lint_in_order` never dies with its input unanswered.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let bytes = input.read(max_bytes)?;
+        let options = options_for(name);
+        // A run of more threads than one reads a large file with two (a large HAR log
+        // is also read ahead on a thread of its own: the cores are free for it).
+        let bytes = input.read_using(max_bytes, options.read_ahead)?;
         // Standard input cannot be read again: its answers are resolved at once.
         let defer = matches!(input, Input::File { .. });
-        Ok(lint_source_deferring(
-            name,
-            &bytes,
-            &options_for(name),
-            defer,
-        ))
+        Ok(lint_source_deferring(name, &bytes, &options, defer))
     }))
     .unwrap_or_else(|_| {
         Err(InputError {
