@@ -356,7 +356,7 @@ fn enter(resolver: &mut Resolver<'_>, unit: Unit<'_>) {
     match unit {
         Unit::File => resolver.enter_connection(None),
         Unit::Connection(connection) => resolver.enter_connection(Some(connection)),
-        Unit::Har(entry) => resolver.enter_har_entry(entry.index, entry.text, entry.layout),
+        Unit::Har(entry) => resolver.enter_har_entry(entry),
         Unit::Wire(exchange) => resolver.enter_wire(exchange),
     }
 }

@@ -15,12 +15,14 @@
 mod ahead;
 mod entry;
 mod layout;
+mod spans;
 mod write;
 
 use crate::input::capture::Side;
 pub use ahead::for_each_read_entry;
 use entry::{Entry, read_entries};
 pub use layout::{Layout, Member, Piece, layout_of};
+pub use spans::{EntrySpans, skip_ws};
 use write::write_entry;
 
 /// A UTF-8 byte order mark, which some Windows tools write before the JSON.
@@ -51,6 +53,9 @@ pub struct EntryText<'t> {
     pub failure: Option<&'t str>,
     /// Where each piece of the text came from, when asked for ([`for_each_laid_out_entry`]).
     pub layout: Option<&'t Layout>,
+    /// The entry's object in the HAR file, when the reader found it ([`EntrySpans`]): a
+    /// log read ahead, whose reader has time to spare.
+    pub span: Option<crate::input::source::Span>,
 }
 
 /// What reading a HAR log entry by entry found besides the entries.
@@ -154,6 +159,7 @@ fn read_entries_of(bytes: &[u8], laid_out: bool, each: &mut dyn FnMut(EntryText<
             bad_base64: &bad_base64,
             failure: entry.response.as_ref().and_then(|r| r.failure()),
             layout: laid_out.then_some(&layout),
+            span: None,
         });
         log.entries += 1;
     };

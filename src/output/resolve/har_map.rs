@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::finding::Finding;
+use crate::input::capture::EntryText;
 use crate::input::capture::Side;
-use crate::input::capture::har::{Layout, Member, NOT_IN_VALUE, Piece};
+use crate::input::capture::har::{EntrySpans, Layout, Member, NOT_IN_VALUE, Piece};
 use crate::input::json_span::{locate_key_in_valid, locate_value_in_valid};
 use crate::input::source::Span;
 use crate::input::source::{Label, Target};
@@ -51,7 +52,9 @@ pub struct HarMap<'r> {
     lines: Option<Lines>,
     /// Columns already counted on one long line: its number, and offset to column.
     columns: (usize, BTreeMap<usize, usize>),
-    scan: EntryScan,
+    /// The entries' spans, found one after the other as far as asked.
+    scan: EntrySpans,
+    spans: Vec<Span>,
     cache: Vec<EntryPlace>,
 }
 
@@ -99,15 +102,6 @@ struct EntryPlace {
     members: Vec<((Side, Member), Span)>,
 }
 
-/// Finds the entries of `log.entries` one after the other, as far as asked.
-#[derive(Default)]
-struct EntryScan {
-    started: bool,
-    pos: usize,
-    done: bool,
-    spans: Vec<Span>,
-}
-
 impl<'r> HarMap<'r> {
     pub fn new(path: &'r str, har: &'r [u8]) -> Self {
         HarMap {
@@ -118,19 +112,23 @@ impl<'r> HarMap<'r> {
             entry_layout: None,
             lines: None,
             columns: (0, BTreeMap::new()),
-            scan: EntryScan::default(),
+            scan: EntrySpans::default(),
+            spans: Vec::new(),
             cache: Vec::new(),
         }
     }
 
-    /// Findings from now on are about entry `index`, written as `text` and laid out as
-    /// `layout` (if known). They are copied only for an entry that has findings.
-    pub fn enter_entry(&mut self, index: usize, text: &[u8], layout: Option<&Layout>) {
-        if self.current != Some(index) {
-            self.current = Some(index);
+    /// Findings from now on are about `entry`: its text, and its layout and span when
+    /// the reader gave them. They are copied only for an entry that has findings.
+    pub fn enter_entry(&mut self, entry: &EntryText<'_>) {
+        if self.current != Some(entry.index) {
+            self.current = Some(entry.index);
             self.entry_text.clear();
-            self.entry_text.extend_from_slice(text);
-            self.entry_layout = layout.cloned();
+            self.entry_text.extend_from_slice(entry.text);
+            self.entry_layout = entry.layout.cloned();
+            if let Some(span) = entry.span {
+                self.found_entry(entry.index, span);
+            }
         }
     }
 

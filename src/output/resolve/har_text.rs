@@ -4,35 +4,11 @@
 
 use std::ops::Range;
 
-use crate::input::json_span::locate_key;
+use crate::input::capture::har::skip_ws;
 use crate::input::source::Span;
 
 /// Bytes per chunk of the HAR file's line count.
 pub(super) const CHUNK: usize = 1 << 13;
-
-/// Where the entries of `log.entries` start: just inside its `[`.
-pub(super) fn entries_start(har: &[u8]) -> Option<usize> {
-    let skip = if har.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    let json = &har[skip..];
-    let key = locate_key(json, "/log/entries")?;
-    let mut pos = skip_ws(json, key.end);
-    if json.get(pos) != Some(&b':') {
-        return None;
-    }
-    pos = skip_ws(json, pos + 1);
-    (json.get(pos) == Some(&b'[')).then_some(skip + pos + 1)
-}
-
-pub(super) fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
-    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
-        pos += 1;
-    }
-    pos
-}
 
 pub(super) fn first_byte(span: Span) -> Span {
     Span::new(span.start, (span.start + 1).min(span.end))

@@ -17,8 +17,8 @@ pub use mask::masked_line;
 pub use snippet::{Snippet, SnippetLabel};
 
 use crate::finding::{Finding, Severity};
+use crate::input::capture::EntryText;
 use crate::input::capture::Exchange;
-use crate::input::capture::har::Layout;
 use crate::input::source::{LineCol, LineIndex, Span};
 use crate::rules::RuleId;
 use file_text::FileText;
@@ -181,9 +181,9 @@ impl<'r> Resolver<'r> {
 
     /// For a HAR file: the findings from now on are about entry `index`, written as
     /// `text`, its pieces laid out as `layout` when the reader worked that out.
-    pub fn enter_har_entry(&mut self, index: usize, text: &[u8], layout: Option<&Layout>) {
+    pub fn enter_har_entry(&mut self, entry: &EntryText<'_>) {
         if let Some(har) = &mut self.har {
-            har.enter_entry(index, text, layout);
+            har.enter_entry(entry);
         }
     }
 
@@ -368,7 +368,7 @@ mod tests {
         let mut resolver = Resolver::for_har("x.har", har);
         let mut alone = None;
         crate::input::capture::har::for_each_laid_out_entry(har, &mut |entry| {
-            resolver.enter_har_entry(entry.index, entry.text, entry.layout);
+            resolver.enter_har_entry(&entry);
             let line_end = Span::new(entry.text.len() - 1, entry.text.len());
             let finding = Finding::new(RuleId::ALL[0], Label::at(line_end, "here"), "m");
             let primary = resolver.primary_location(&finding, None);

@@ -5,11 +5,10 @@
 use std::ops::Range;
 
 use crate::input::capture::har;
-use crate::input::json_end::container_end;
-use crate::input::json_span::{locate_value, locate_value_in_valid};
+use crate::input::json_span::locate_value_in_valid;
 use crate::input::source::Span;
 use crate::output::resolve::har_map::{CACHED_ENTRIES, EntryPlace, HarMap};
-use crate::output::resolve::har_text::{entries_start, skip_ws, string_inside, value_strings};
+use crate::output::resolve::har_text::{string_inside, value_strings};
 use crate::output::resolve::mask::is_credential;
 
 impl HarMap<'_> {
@@ -54,70 +53,39 @@ impl HarMap<'_> {
 
     /// The span of entry `index` in the HAR file, scanning entries up to it.
     pub(super) fn entry_span(&mut self, index: usize) -> Option<Span> {
-        while self.scan.spans.len() <= index && self.scan_next() {}
-        self.scan.spans.get(index).copied()
+        while self.spans.len() <= index && self.scan_next() {}
+        self.spans.get(index).copied()
     }
 
-    /// Finds the next entry; false when there is none.
+    /// Finds the next entry; false when there is none. An entry the HAR reader has
+    /// parsed (up to the one being linted) is valid JSON, and its end is found quickly.
     pub(super) fn scan_next(&mut self) -> bool {
-        if self.scan.done {
-            return false;
-        }
-        if !self.scan.started {
-            self.scan.started = true;
-            match entries_start(self.har) {
-                Some(pos) => self.scan.pos = pos,
-                None => self.scan.done = true,
-            }
-            return self.scan_next();
-        }
-        let har = self.har;
-        let mut pos = skip_ws(har, self.scan.pos);
-        if !self.scan.spans.is_empty() {
-            if har.get(pos) != Some(&b',') {
-                self.scan.done = true;
-                return false;
-            }
-            pos = skip_ws(har, pos + 1);
-        }
-        match har.get(pos) {
-            Some(b'{') => {}
-            _ => {
-                self.scan.done = true;
-                return false;
-            }
-        }
-        // An entry the HAR reader has parsed is valid JSON, and its end is found quickly;
-        // past it, the scan checks what it steps over.
-        let parsed = self.current.is_some_and(|c| self.scan.spans.len() <= c);
-        let end = match parsed {
-            true => container_end(har, pos),
-            false => locate_value(&har[pos..], "").map(|span| pos + span.end),
-        };
-        debug_assert!(
-            !parsed || end == locate_value(&har[pos..], "").map(|span| pos + span.end),
-            "a parsed entry's end found two ways"
-        );
-        match end {
-            Some(end) => {
-                self.scan.spans.push(Span::new(pos, end));
-                self.scan.pos = end;
+        let parsed = self.current.is_some_and(|c| self.spans.len() <= c);
+        match self.scan.next(self.har, parsed) {
+            Some(span) => {
+                self.spans.push(span);
                 true
             }
-            None => {
-                self.scan.done = true;
-                false
-            }
+            None => false,
+        }
+    }
+
+    /// Entry `index` is at `span`, as the reader found it: if it is the next one to find,
+    /// the scan steps over it.
+    pub(super) fn found_entry(&mut self, index: usize, span: Span) {
+        if self.spans.len() == index && !self.scan.is_done() {
+            self.scan.step_over(span);
+            self.spans.push(span);
         }
     }
 
     /// Credential values in `region`: those of the entries it overlaps, and past the
     /// last entry that could be read (a file cut short), every `"value"` string.
     pub(super) fn secrets_in(&mut self, region: Range<usize>, out: &mut Vec<Span>) {
-        while self.scan.spans.last().is_none_or(|s| s.end < region.end) && self.scan_next() {}
-        let first = self.scan.spans.partition_point(|s| s.end <= region.start);
-        let overlapping: Vec<usize> = (first..self.scan.spans.len())
-            .take_while(|&i| self.scan.spans[i].start < region.end)
+        while self.spans.last().is_none_or(|s| s.end < region.end) && self.scan_next() {}
+        let first = self.spans.partition_point(|s| s.end <= region.start);
+        let overlapping: Vec<usize> = (first..self.spans.len())
+            .take_while(|&i| self.spans[i].start < region.end)
             .collect();
         for entry in overlapping {
             if let Some(slot) = self.entry(entry) {
@@ -129,8 +97,8 @@ impl HarMap<'_> {
                 );
             }
         }
-        let read_up_to = self.scan.spans.last().map_or(0, |s| s.end);
-        if self.scan.done && region.end > read_up_to {
+        let read_up_to = self.spans.last().map_or(0, |s| s.end);
+        if self.scan.is_done() && region.end > read_up_to {
             out.extend(value_strings(
                 self.har,
                 region.start.max(read_up_to)..region.end,
