@@ -53,8 +53,7 @@ pub struct EntryText<'t> {
     pub failure: Option<&'t str>,
     /// Where each piece of the text came from, when asked for ([`for_each_laid_out_entry`]).
     pub layout: Option<&'t Layout>,
-    /// The entry's object in the HAR file, when the reader found it ([`EntrySpans`]): a
-    /// log read ahead, whose reader has time to spare.
+    /// The entry's object in the file, when a reader with time to spare found it.
     pub span: Option<crate::input::source::Span>,
 }
 
