@@ -6,14 +6,15 @@
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 
-/// Files from this size on are read in halves when that is asked for: below it, starting
-/// a thread costs more than half the read saves.
+/// Files from this size on are read in halves when that is asked for: a shorter read is
+/// over too soon for a second thread to be worth starting.
 const HALVES_FROM: u64 = 8 << 20;
 
 /// Reads at most `limit` bytes of a file its metadata says is `expected` bytes long, into
 /// a buffer with room for them and one more byte (the read that sees the end then needs
 /// no growth), which is read into as it is, not zeroed first. A file that grew since is
-/// read on, still up to `limit`. With `halves`, a large file is read by two threads.
+/// read on, still up to `limit`. With `halves`, a large file is read by two threads
+/// instead ([`read_in_halves`]).
 pub(super) fn read_at_most(
     mut file: File,
     limit: u64,

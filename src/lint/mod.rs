@@ -101,8 +101,7 @@ fn lint_input(
     // that a worker of `lint_in_order` never dies with its input unanswered.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let options = options_for(name);
-        // A run of more threads than one reads a large file with two (a large HAR log
-        // is also read ahead on a thread of its own: the cores are free for it).
+        // A run of more threads than one reads a large file with two.
         let bytes = input.read_using(max_bytes, options.read_ahead)?;
         // Standard input cannot be read again: its answers are resolved at once.
         let defer = matches!(input, Input::File { .. });

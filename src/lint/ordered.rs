@@ -30,10 +30,10 @@ pub type Inputs<'a> = dyn Iterator<Item = Input> + Send + 'a;
 struct State<'a> {
     done: BTreeMap<usize, (Input, Linted, Linter)>,
     /// Reports written, waiting for the worker that linted them to drop them (by worker
-    /// number less one): memory freed on the thread that did not allocate it is reused
-    /// there, and each reuse fetches the line from the other core's cache. Dropped by
-    /// the consumer, a worker's reports cost two threads about a tenth of their time
-    /// (BENCHMARKS.md, "The tenth round").
+    /// number less one): memory freed on a thread that did not allocate it is reused
+    /// there while the other core still writes beside it in the same cache lines. With
+    /// `Run::absorb` copying what it keeps, this took two threads' CPU time on the real
+    /// corpus from 683 to 595 ms (BENCHMARKS.md, "The tenth round").
     spent: Vec<Vec<(Input, Linted)>>,
     /// Where inputs come from; taken under the lock, so the walk runs a step at a time
     /// on whichever thread needs the next input, beside the others' linting.

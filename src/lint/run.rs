@@ -71,8 +71,8 @@ impl Run {
     /// run copies what it keeps rather than take it from the report: the engine hands the
     /// report back to the thread that linted it, to be freed there. Freed here, its small
     /// allocations were reused by this thread while their neighbours in the same cache
-    /// lines were still the other thread's, and two threads ran a sixth slower for it
-    /// (BENCHMARKS.md, "The tenth round").
+    /// lines were still the other thread's, and two threads spent about 15 % more CPU
+    /// time for it (BENCHMARKS.md, "The tenth round").
     pub fn absorb(&mut self, input: usize, source: &Input, report: &FileReport) {
         let file = self.files;
         self.files += 1;
