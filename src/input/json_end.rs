@@ -10,27 +10,38 @@
 //! strings, dense with `\"`: searching from one quote or backslash to the next stopped
 //! every few bytes and was a tenth of a HAR run.
 
-/// Bytes per block: one bit of a `u64` mask each.
-const BLOCK: usize = 64;
+use std::ops::ControlFlow;
+
+use super::byte_masks;
 
 /// The end (just past its `}` or `]`) of the object or array opening at `start`, in JSON
 /// already known to be valid; `None` if the text ends first or `start` opens neither.
 pub fn container_end(json: &[u8], start: usize) -> Option<usize> {
-    let pair = match json.get(start)? {
+    let (open, close) = match json.get(start)? {
         b'{' => (b'{', b'}'),
         b'[' => (b'[', b']'),
         _ => return None,
     };
     let mut scan = Scan::default();
-    let mut at = start;
-    while at < json.len() {
-        match scan.block(&masks_at(json, at, pair)) {
-            Step::Closed(end) => return Some(at + end),
-            Step::Open => at += BLOCK,
-            Step::Unbalanced => return None,
-        }
-    }
-    None
+    let wanted = [b'"', b'\\', open, close];
+    byte_masks::scan(
+        json,
+        start,
+        wanted,
+        |at, [quote, backslash, open, close]| {
+            let masks = Masks {
+                quote,
+                backslash,
+                open,
+                close,
+            };
+            match scan.block(&masks) {
+                Step::Closed(end) => ControlFlow::Break(Some(at + end)),
+                Step::Open => ControlFlow::Continue(()),
+                Step::Unbalanced => ControlFlow::Break(None),
+            }
+        },
+    )?
 }
 
 /// The end (just past its closing quote) of the string opening at `start`, in JSON
@@ -40,29 +51,13 @@ pub fn string_end(json: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     let mut scan = Scan::default();
-    let mut at = start + 1;
-    while at < json.len() {
-        let masks = masks_at(json, at, (b'"', b'"'));
-        let closing = masks.quote & !scan.escapes(masks.backslash);
-        if closing != 0 {
-            return Some(at + closing.trailing_zeros() as usize + 1);
+    byte_masks::scan(json, start + 1, [b'"', b'\\'], |at, [quote, backslash]| {
+        let closing = quote & !scan.escapes(backslash);
+        match closing {
+            0 => ControlFlow::Continue(()),
+            _ => ControlFlow::Break(at + closing.trailing_zeros() as usize + 1),
         }
-        at += BLOCK;
-    }
-    None
-}
-
-/// The masks of the block at `at`, the last one padded with spaces (which change nothing).
-#[inline]
-fn masks_at(json: &[u8], at: usize, pair: Pair) -> Masks {
-    match json.get(at..at + BLOCK) {
-        Some(block) => Masks::of(block.try_into().expect("a whole block"), pair),
-        None => {
-            let mut block = [b' '; BLOCK];
-            block[..json.len() - at].copy_from_slice(&json[at..]);
-            Masks::of(&block, pair)
-        }
-    }
+    })
 }
 
 /// What a block did to the container.
@@ -74,101 +69,12 @@ enum Step {
     Unbalanced,
 }
 
-/// The opening and closing bracket of the container.
-type Pair = (u8, u8);
-
 /// One bit per byte of a block, bit `i` for byte `i`.
-#[derive(Debug, PartialEq, Eq)]
 struct Masks {
     quote: u64,
     backslash: u64,
     open: u64,
     close: u64,
-}
-
-impl Masks {
-    /// The masks, `mask` giving the mask of one byte.
-    fn from_fn(mask: impl Fn(u8) -> u64, (open, close): Pair) -> Masks {
-        Masks {
-            quote: mask(b'"'),
-            backslash: mask(b'\\'),
-            open: mask(open),
-            close: mask(close),
-        }
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    fn of(block: &[u8; BLOCK], pair: Pair) -> Masks {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, as just asked (the answer is cached).
-            return unsafe { Masks::avx2(block, pair) };
-        }
-        // SAFETY: the build targets processors with SSE2 (every x86-64 one has it, and
-        // this is only compiled when the target enables it), which is all `sse2` needs.
-        unsafe { Masks::sse2(block, pair) }
-    }
-
-    /// Thirty-two bytes compared at once.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[target_feature(enable = "avx2")]
-    fn avx2(block: &[u8; BLOCK], pair: Pair) -> Masks {
-        use std::arch::x86_64::{
-            __m256i, _mm256_cmpeq_epi8, _mm256_movemask_epi8, _mm256_set_epi64x, _mm256_set1_epi8,
-        };
-        let lanes: [__m256i; 2] = std::array::from_fn(|lane| {
-            let word = |i| word(block, lane * 4 + i);
-            _mm256_set_epi64x(word(3), word(2), word(1), word(0))
-        });
-        let mask = |byte: u8| {
-            let wanted = _mm256_set1_epi8(byte as i8);
-            let bits = |lane: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(lane, wanted)) as u32;
-            u64::from(bits(lanes[0])) | u64::from(bits(lanes[1])) << 32
-        };
-        Masks::from_fn(mask, pair)
-    }
-
-    /// Sixteen bytes compared at once.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[target_feature(enable = "sse2")]
-    fn sse2(block: &[u8; BLOCK], pair: Pair) -> Masks {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set_epi64x, _mm_set1_epi8,
-        };
-        let lanes: [__m128i; 4] = std::array::from_fn(|lane| {
-            _mm_set_epi64x(word(block, lane * 2 + 1), word(block, lane * 2))
-        });
-        let mask = |byte: u8| {
-            let wanted = _mm_set1_epi8(byte as i8);
-            (lanes.iter().enumerate()).fold(0u64, |mask, (lane, &bytes)| {
-                let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)) as u16;
-                mask | u64::from(bits) << (lane * 16)
-            })
-        };
-        Masks::from_fn(mask, pair)
-    }
-
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    fn of(block: &[u8; BLOCK], pair: Pair) -> Masks {
-        Masks::byte_by_byte(block, pair)
-    }
-
-    /// The masks found one byte at a time: other processors' way, and what the SSE2 way
-    /// is tested against.
-    #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
-    fn byte_by_byte(block: &[u8; BLOCK], pair: Pair) -> Masks {
-        let mask = |wanted: u8| {
-            (block.iter().enumerate())
-                .filter(|&(_, &byte)| byte == wanted)
-                .fold(0u64, |mask, (i, _)| mask | 1 << i)
-        };
-        Masks::from_fn(mask, pair)
-    }
-}
-
-/// The `i`th eight bytes of a block, as the vector registers take them.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn word(block: &[u8; BLOCK], i: usize) -> i64 {
-    i64::from_le_bytes(block[i * 8..i * 8 + 8].try_into().expect("eight bytes"))
 }
 
 /// What one block leaves to the next.
@@ -242,6 +148,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::input::byte_masks::BLOCK;
 
     /// The end as the full scanner of JSON spans finds it.
     fn full_end(json: &[u8], start: usize) -> Option<usize> {
@@ -299,29 +206,6 @@ mod tests {
         }
         assert_eq!(string_end(br#""cut \""#, 0), None);
         assert_eq!(string_end(b"{}", 0), None);
-    }
-
-    #[test]
-    fn sse2_and_avx2_masks_are_the_masks_byte_by_byte() {
-        let mut block = [0u8; BLOCK];
-        for (i, byte) in block.iter_mut().enumerate() {
-            *byte = b"\"\\{}[]a "[i * 7 % 8];
-        }
-        block[63] = b'}';
-        block[0] = b'"';
-        for pair in [(b'{', b'}'), (b'[', b']')] {
-            let expected = Masks::byte_by_byte(&block, pair);
-            assert_eq!(Masks::of(&block, pair), expected);
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            {
-                // SAFETY: as in `Masks::of`.
-                assert_eq!(unsafe { Masks::sse2(&block, pair) }, expected);
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: just asked.
-                    assert_eq!(unsafe { Masks::avx2(&block, pair) }, expected);
-                }
-            }
-        }
     }
 
     /// Any JSON value, its strings drawn from the characters that matter here.

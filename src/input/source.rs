@@ -62,7 +62,15 @@ impl LineIndex {
     pub fn new(text: &[u8]) -> Self {
         let mut starts = Vec::with_capacity(text.len() / 40 + 1);
         starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', text).map(|i| i + 1));
+        // A block's line feeds at once: capture lines are short (a header every few dozen
+        // bytes), and a search from one line feed to the next stopped at each of them.
+        super::byte_masks::scan(text, 0, [b'\n'], |at, [mut feeds]| {
+            while feeds != 0 {
+                starts.push(at + feeds.trailing_zeros() as usize + 1);
+                feeds &= feeds - 1;
+            }
+            std::ops::ControlFlow::<()>::Continue(())
+        });
         LineIndex {
             starts,
             len: text.len(),
@@ -147,6 +155,31 @@ mod tests {
             let span = Span { start, end };
             let both = (index.line_col(text, start), index.line_col(text, end));
             assert_eq!(index.span_line_cols(text, span), both, "{start}..{end}");
+        }
+    }
+
+    /// Line feeds on and around the edges of the 64-byte blocks the index steps by.
+    #[test]
+    fn every_line_start_is_found_across_blocks() {
+        for len in [0, 1, 63, 64, 65, 127, 128, 129, 200] {
+            for every in [1, 2, 7, 63, 64, 65] {
+                let text: Vec<u8> = (0..len)
+                    .map(|i| if (i + 1) % every == 0 { b'\n' } else { b'x' })
+                    .collect();
+                let expected: Vec<usize> = std::iter::once(0)
+                    .chain(
+                        text.iter()
+                            .enumerate()
+                            .filter(|(_, b)| **b == b'\n')
+                            .map(|(i, _)| i + 1),
+                    )
+                    .collect();
+                assert_eq!(
+                    LineIndex::new(&text).starts,
+                    expected,
+                    "{len} bytes, every {every}"
+                );
+            }
         }
     }
 }
