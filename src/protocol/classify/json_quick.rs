@@ -261,6 +261,7 @@ impl<'t> Quick<'t> {
     /// The string whose `"` is next, checked as serde_json checks it (no control
     /// characters, valid escapes); a `\u` escape of a surrogate is left to serde_json,
     /// which pairs or refuses it.
+    #[inline(always)]
     fn string(&mut self) -> Option<Found> {
         self.at += 1;
         let start = self.at;
@@ -286,6 +287,7 @@ impl<'t> Quick<'t> {
     }
 
     /// A string's text: borrowed when it has no escapes.
+    #[inline(always)]
     fn text_of(&self, name: Found) -> Cow<'t, str> {
         let raw = &self.text[name.start..name.end];
         match name.escaped {
