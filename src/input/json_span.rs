@@ -83,10 +83,12 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
             self.pos += 1;
@@ -157,6 +159,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn skip_string(&mut self) -> Option<()> {
         if self.peek()? != b'"' {
             return None;
