@@ -12,6 +12,7 @@ use crate::input::capture::lines::{
     is_boundary, is_delimiter_line, is_start_line, line_at, next_delimiter, skip_trivia,
     trim_trailing_blank,
 };
+use crate::input::capture::list::{Item, item_is};
 use crate::input::capture::model::{
     Body, Capture, Content, Exchange, Header, Message, Origin, ReadProblem, StartLine, Version,
 };
@@ -147,15 +148,10 @@ impl<'s> HttpReader<'s> {
                 .iter()
                 .find(|h| h.name.eq_ignore_ascii_case(name))
         };
-        let chunked = header("transfer-encoding").is_some_and(|h| {
-            h.value_str()
-                .and_then(|v| v.rsplit(',').next())
-                .is_some_and(|last| last.trim().eq_ignore_ascii_case("chunked"))
-        });
+        let chunked = header("transfer-encoding")
+            .is_some_and(|h| item_is(h.value, b',', Item::Last, "chunked"));
         let event_stream = header("content-type")
-            .and_then(Header::value_str)
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/event-stream"));
+            .is_some_and(|h| item_is(h.value, b';', Item::First, "text/event-stream"));
         let (mut body, next) = if chunked {
             self.frame_chunked(start, event_stream)
         } else if let Some((length, declared_at)) =

@@ -7,6 +7,7 @@ pub mod har;
 mod head;
 mod http;
 mod lines;
+mod list;
 pub mod model;
 mod sse;
 pub mod wire;
