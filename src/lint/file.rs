@@ -15,7 +15,7 @@ use crate::protocol::classify::{Binding, Generation, Sends, classify};
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::card_contradicted::{self, Card, CardFacts};
 use crate::rules::unsupported_version_accepted::VersionFacts;
-use crate::rules::{self, Rule};
+use crate::rules::{self, Hooks, Rule};
 use crate::settings::suppress::{self, Directive, Scope};
 
 /// What the exchanges being linted were read from, beside the file itself: a HAR entry
@@ -32,7 +32,8 @@ pub(super) enum Unit<'a> {
 pub(super) struct FileLint<'r> {
     path: &'r str,
     options: &'r Options,
-    enabled: Vec<&'static dyn Rule>,
+    /// The rules enabled, in catalogue order, with the hooks each overrides.
+    enabled: Vec<(&'static dyn Rule, Hooks)>,
     resolver: Resolver<'r>,
     /// What is kept as a number only, for the run to lint the file again if it needs it.
     defer: Defer,
@@ -61,6 +62,7 @@ impl<'r> FileLint<'r> {
             options,
             enabled: (rules::all().iter().copied())
                 .filter(|r| options.rules.is_enabled(r.id()))
+                .map(|r| (r, r.hooks()))
                 .collect(),
             resolver: resolver.windows(!options.no_windows),
             defer,
@@ -123,11 +125,20 @@ impl<'r> FileLint<'r> {
         // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
         let legacy = view.generation == Generation::V0_3;
         let errors = view.errors();
-        for rule in (self.enabled.iter()).filter(|r| !(legacy && r.id().only_for_1_0())) {
-            rule.check_exchange(&view, &mut self.findings);
-            rule.check_errors(&view, &errors, &mut self.findings);
+        let out = &mut self.findings;
+        for &(rule, hooks) in
+            (self.enabled.iter()).filter(|(r, _)| !(legacy && r.id().only_for_1_0()))
+        {
+            rules::call(rule, hooks, Hooks::EXCHANGE, out, |out| {
+                rule.check_exchange(&view, out)
+            });
+            rules::call(rule, hooks, Hooks::ERRORS, out, |out| {
+                rule.check_errors(&view, &errors, out);
+            });
             for error in &errors {
-                rule.check_error(&view, error, &mut self.findings);
+                rules::call(rule, hooks, Hooks::ERROR, out, |out| {
+                    rule.check_error(&view, error, out);
+                });
             }
         }
         if options.rules.is_enabled(rules::RuleId::CardContradicted) {
@@ -272,8 +283,10 @@ impl<'r> FileLint<'r> {
 
     /// Lints what the reader could not read in the text of `entry` (or of the file).
     pub(super) fn problems(&mut self, problems: &[ReadProblem], unit: Unit<'_>) {
-        for rule in &self.enabled {
-            rule.check_problems(problems, &mut self.findings);
+        for &(rule, hooks) in &self.enabled {
+            rules::call(rule, hooks, Hooks::PROBLEMS, &mut self.findings, |out| {
+                rule.check_problems(problems, out);
+            });
         }
         if !self.findings.is_empty() {
             self.file_findings(Vec::new());

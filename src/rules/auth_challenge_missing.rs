@@ -2,13 +2,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct AuthChallengeMissing;
 
 impl Rule for AuthChallengeMissing {
     fn id(&self) -> RuleId {
         RuleId::AuthChallengeMissing
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -5,13 +5,17 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct BadRequestDetailMissing;
 
 impl Rule for BadRequestDetailMissing {
     fn id(&self) -> RuleId {
         RuleId::BadRequestDetailMissing
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -4,13 +4,17 @@
 use crate::finding::{Finding, Severity};
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct CaptureIncomplete;
 
 impl Rule for CaptureIncomplete {
     fn id(&self) -> RuleId {
         RuleId::CaptureIncomplete
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::PROBLEMS
     }
 
     fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {

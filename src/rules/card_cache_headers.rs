@@ -7,13 +7,17 @@ use crate::finding::{Finding, Severity};
 use crate::input::capture::Message;
 use crate::protocol::classify::{Binding, ExchangeView, MessageView};
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct CardCacheHeaders;
 
 impl Rule for CardCacheHeaders {
     fn id(&self) -> RuleId {
         RuleId::CardCacheHeaders
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -7,13 +7,17 @@
 use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct CardNotModifiedIgnored;
 
 impl Rule for CardNotModifiedIgnored {
     fn id(&self) -> RuleId {
         RuleId::CardNotModifiedIgnored
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

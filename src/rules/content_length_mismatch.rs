@@ -4,13 +4,17 @@
 use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ContentLengthMismatch;
 
 impl Rule for ContentLengthMismatch {
     fn id(&self) -> RuleId {
         RuleId::ContentLengthMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::PROBLEMS
     }
 
     fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {

@@ -9,13 +9,17 @@ use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ErrorView, ExchangeView, MessageView};
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ContentTypeErrorMisuse;
 
 impl Rule for ContentTypeErrorMisuse {
     fn id(&self) -> RuleId {
         RuleId::ContentTypeErrorMisuse
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERRORS
     }
 
     fn check_errors(

@@ -2,13 +2,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct DuplicateErrorInfo;
 
 impl Rule for DuplicateErrorInfo {
     fn id(&self) -> RuleId {
         RuleId::DuplicateErrorInfo
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

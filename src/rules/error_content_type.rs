@@ -4,13 +4,17 @@ use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ErrorContentType;
 
 impl Rule for ErrorContentType {
     fn id(&self) -> RuleId {
         RuleId::ErrorContentType
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ErrorInfoDomain;
 
 impl Rule for ErrorInfoDomain {
     fn id(&self) -> RuleId {
         RuleId::ErrorInfoDomain
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

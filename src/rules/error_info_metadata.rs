@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView, kind_of};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ErrorInfoMetadata;
 
@@ -14,6 +14,10 @@ const HELP: &str = "ErrorInfo.metadata is a proto map<string, string>: put struc
 impl Rule for ErrorInfoMetadata {
     fn id(&self) -> RuleId {
         RuleId::ErrorInfoMetadata
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -2,13 +2,17 @@
 
 use crate::finding::{Finding, Severity};
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ErrorInfoMissing;
 
 impl Rule for ErrorInfoMissing {
     fn id(&self) -> RuleId {
         RuleId::ErrorInfoMissing
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -5,13 +5,17 @@ use crate::finding::Finding;
 use crate::finding::suggest::nearest_reason;
 use crate::protocol::classify::{ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ErrorInfoReason;
 
 impl Rule for ErrorInfoReason {
     fn id(&self) -> RuleId {
         RuleId::ErrorInfoReason
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -6,13 +6,17 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct FieldViolationPath;
 
 impl Rule for FieldViolationPath {
     fn id(&self) -> RuleId {
         RuleId::FieldViolationPath
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

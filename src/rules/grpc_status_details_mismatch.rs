@@ -7,7 +7,7 @@ use crate::finding::Finding;
 use crate::input::capture::Header;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, MessageView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct GrpcStatusDetailsMismatch;
 
@@ -19,6 +19,10 @@ const HELP: &str = "send the same code and message twice: the Status in `grpc-st
 impl Rule for GrpcStatusDetailsMismatch {
     fn id(&self) -> RuleId {
         RuleId::GrpcStatusDetailsMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -5,13 +5,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct GrpcStatusMismatch;
 
 impl Rule for GrpcStatusMismatch {
     fn id(&self) -> RuleId {
         RuleId::GrpcStatusMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -6,7 +6,7 @@ use crate::finding::Finding;
 use crate::input::capture::{Closed, Ending, Exchange, Message};
 use crate::input::source::Label;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct GrpcStatusMissing;
 
@@ -39,6 +39,10 @@ enum End {
 impl Rule for GrpcStatusMissing {
     fn id(&self) -> RuleId {
         RuleId::GrpcStatusMissing
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -3,13 +3,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct HttpStatusMismatch;
 
 impl Rule for HttpStatusMismatch {
     fn id(&self) -> RuleId {
         RuleId::HttpStatusMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

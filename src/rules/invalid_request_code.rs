@@ -2,13 +2,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ErrorView, ExchangeView, InvalidRequest};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct InvalidRequestCode;
 
 impl Rule for InvalidRequestCode {
     fn id(&self) -> RuleId {
         RuleId::InvalidRequestCode
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERRORS
     }
 
     fn check_errors(

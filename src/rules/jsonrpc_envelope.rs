@@ -7,7 +7,7 @@ use crate::input::source::Label;
 use crate::protocol::classify::{
     Binding, ExchangeView, MessageView, RequestId, kind_of, looks_like_response,
 };
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct JsonrpcEnvelope;
 
@@ -17,6 +17,10 @@ const HELP: &str = "a JSON-RPC 2.0 response is {\"jsonrpc\": \"2.0\", \"id\": <r
 impl Rule for JsonrpcEnvelope {
     fn id(&self) -> RuleId {
         RuleId::JsonrpcEnvelope
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

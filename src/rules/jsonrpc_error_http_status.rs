@@ -2,13 +2,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct JsonrpcErrorHttpStatus;
 
 impl Rule for JsonrpcErrorHttpStatus {
     fn id(&self) -> RuleId {
         RuleId::JsonrpcErrorHttpStatus
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -2,13 +2,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, RequestId, looks_like_response};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct JsonrpcIdMismatch;
 
 impl Rule for JsonrpcIdMismatch {
     fn id(&self) -> RuleId {
         RuleId::JsonrpcIdMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -4,13 +4,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct JsonrpcStandardMessage;
 
 impl Rule for JsonrpcStandardMessage {
     fn id(&self) -> RuleId {
         RuleId::JsonrpcStandardMessage
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

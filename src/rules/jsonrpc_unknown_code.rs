@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct JsonrpcUnknownCode;
 
 impl Rule for JsonrpcUnknownCode {
     fn id(&self) -> RuleId {
         RuleId::JsonrpcUnknownCode
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

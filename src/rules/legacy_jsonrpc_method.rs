@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, MethodName, method_name};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct LegacyJsonrpcMethod;
 
 impl Rule for LegacyJsonrpcMethod {
     fn id(&self) -> RuleId {
         RuleId::LegacyJsonrpcMethod
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -3,13 +3,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ExchangeView, Generation};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct LegacyProtocol;
 
 impl Rule for LegacyProtocol {
     fn id(&self) -> RuleId {
         RuleId::LegacyProtocol
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

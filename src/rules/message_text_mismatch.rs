@@ -4,13 +4,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::{Known, table};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct MessageTextMismatch;
 
 impl Rule for MessageTextMismatch {
     fn id(&self) -> RuleId {
         RuleId::MessageTextMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -5,13 +5,17 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct MissingMessageIdAccepted;
 
 impl Rule for MissingMessageIdAccepted {
     fn id(&self) -> RuleId {
         RuleId::MissingMessageIdAccepted
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -68,6 +68,12 @@ use crate::protocol::classify::{ErrorView, ExchangeView};
 pub trait Rule: Sync {
     fn id(&self) -> RuleId;
 
+    /// The hooks this rule overrides: the engine calls only those (calling every rule's
+    /// empty hooks for every exchange cost more than a hundredth of a run). In debug
+    /// builds the engine calls the others too and asserts they find nothing, so a hook
+    /// left out here fails the rule's fixtures.
+    fn hooks(&self) -> Hooks;
+
     fn check_problems(&self, _problems: &[ReadProblem], _out: &mut Vec<Finding>) {}
 
     fn check_exchange(&self, _view: &ExchangeView<'_, '_>, _out: &mut Vec<Finding>) {}
@@ -90,6 +96,51 @@ pub trait Rule: Sync {
         _error: &ErrorView<'_>,
         _out: &mut Vec<Finding>,
     ) {
+    }
+}
+
+/// A set of [`Rule`] hooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hooks(u8);
+
+impl Hooks {
+    pub const PROBLEMS: Hooks = Hooks(1);
+    pub const EXCHANGE: Hooks = Hooks(2);
+    pub const ERRORS: Hooks = Hooks(4);
+    pub const ERROR: Hooks = Hooks(8);
+
+    /// Both sets.
+    pub const fn and(self, other: Hooks) -> Hooks {
+        Hooks(self.0 | other.0)
+    }
+
+    /// Does this set hold every hook of `other`?
+    pub const fn has(self, other: Hooks) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// Calls `rule`'s `hook` when the rule overrides it (`hooks`). A debug build calls the
+/// others too, and asserts they find nothing: a rule that left out a hook it overrides
+/// fails its fixtures.
+pub fn call(
+    rule: &dyn Rule,
+    hooks: Hooks,
+    hook: Hooks,
+    out: &mut Vec<Finding>,
+    check: impl FnOnce(&mut Vec<Finding>),
+) {
+    if hooks.has(hook) {
+        check(out);
+    } else if cfg!(debug_assertions) {
+        let before = out.len();
+        check(out);
+        assert_eq!(
+            out.len(),
+            before,
+            "{}: a hook its `hooks` leaves out found something",
+            rule.id()
+        );
     }
 }
 

@@ -4,13 +4,17 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ExchangeView, problem_members};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ProblemJsonError;
 
 impl Rule for ProblemJsonError {
     fn id(&self) -> RuleId {
         RuleId::ProblemJsonError
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

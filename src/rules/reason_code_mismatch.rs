@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorForm, ErrorView, ExchangeView};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct ReasonCodeMismatch;
 
 impl Rule for ReasonCodeMismatch {
     fn id(&self) -> RuleId {
         RuleId::ReasonCodeMismatch
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

@@ -3,13 +3,17 @@
 use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct RequestContentType;
 
 impl Rule for RequestContentType {
     fn id(&self) -> RuleId {
         RuleId::RequestContentType
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{Doc, ExchangeView, problem_members};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct RestErrorShape;
 
@@ -17,6 +17,10 @@ const HELP: &str = "HTTP+JSON errors are {\"error\": {\"code\": <HTTP status>, \
 impl Rule for RestErrorShape {
     fn id(&self) -> RuleId {
         RuleId::RestErrorShape
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

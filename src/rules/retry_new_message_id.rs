@@ -3,13 +3,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct RetryNewMessageId;
 
 impl Rule for RetryNewMessageId {
     fn id(&self) -> RuleId {
         RuleId::RetryNewMessageId
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERRORS
     }
 
     fn check_errors(

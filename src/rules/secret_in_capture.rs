@@ -6,7 +6,7 @@ use crate::input::capture::Message;
 use crate::input::secrets;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, MessageView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct SecretInCapture;
 
@@ -17,6 +17,10 @@ const HELP: &str = "run `a2alint redact` on the capture (it replaces credentials
 impl Rule for SecretInCapture {
     fn id(&self) -> RuleId {
         RuleId::SecretInCapture
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -12,7 +12,7 @@ use crate::protocol::classify::{
     Binding, ErrorView, EventView, ExchangeView, Generation, Operation,
 };
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct StreamClosedEarly;
 
@@ -27,6 +27,10 @@ const INTERRUPTED: [&str; 2] = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_RE
 impl Rule for StreamClosedEarly {
     fn id(&self) -> RuleId {
         RuleId::StreamClosedEarly
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERRORS
     }
 
     fn check_errors(

@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::input::source::Label;
 use crate::protocol::classify::{ExchangeView, JsonBody};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct StreamEventNotJson;
 
 impl Rule for StreamEventNotJson {
     fn id(&self) -> RuleId {
         RuleId::StreamEventNotJson
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

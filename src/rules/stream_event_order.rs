@@ -7,13 +7,17 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, EventView, ExchangeView, Generation};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct StreamEventOrder;
 
 impl Rule for StreamEventOrder {
     fn id(&self) -> RuleId {
         RuleId::StreamEventOrder
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, RequestId};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct StreamEventShape;
 
@@ -15,6 +15,10 @@ const PAYLOADS: [&str; 4] = ["task", "message", "statusUpdate", "artifactUpdate"
 impl Rule for StreamEventShape {
     fn id(&self) -> RuleId {
         RuleId::StreamEventShape
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

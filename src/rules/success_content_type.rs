@@ -6,7 +6,7 @@ use crate::finding::{Finding, Severity};
 use crate::input::source::Label;
 use crate::protocol::classify::{Binding, ExchangeView, Operation};
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct SuccessContentType;
 
@@ -22,6 +22,10 @@ struct Expected {
 impl Rule for SuccessContentType {
     fn id(&self) -> RuleId {
         RuleId::SuccessContentType
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

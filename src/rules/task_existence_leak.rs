@@ -3,13 +3,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct TaskExistenceLeak;
 
 impl Rule for TaskExistenceLeak {
     fn id(&self) -> RuleId {
         RuleId::TaskExistenceLeak
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERRORS
     }
 
     fn check_errors(

@@ -3,13 +3,17 @@
 use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
 use crate::input::source::Label;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct UndecodableBody;
 
 impl Rule for UndecodableBody {
     fn id(&self) -> RuleId {
         RuleId::UndecodableBody
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::PROBLEMS
     }
 
     fn check_problems(&self, problems: &[ReadProblem], out: &mut Vec<Finding>) {

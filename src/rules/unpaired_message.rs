@@ -4,13 +4,17 @@ use crate::finding::{Finding, Severity};
 use crate::input::capture::{Ending, Message};
 use crate::input::source::Label;
 use crate::protocol::classify::ExchangeView;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct UnpairedMessage;
 
 impl Rule for UnpairedMessage {
     fn id(&self) -> RuleId {
         RuleId::UnpairedMessage
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

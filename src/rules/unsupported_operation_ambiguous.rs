@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 use crate::protocol::classify::{ErrorView, ExchangeView};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 /// ErrorInfo metadata keys that SDKs add to every error (a2a-go, a2a-rust: `timestamp`).
 const BOOKKEEPING: [&str; 5] = ["timestamp", "time", "requestId", "traceId", "taskId"];
@@ -15,6 +15,10 @@ pub struct UnsupportedOperationAmbiguous;
 impl Rule for UnsupportedOperationAmbiguous {
     fn id(&self) -> RuleId {
         RuleId::UnsupportedOperationAmbiguous
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::ERROR
     }
 
     fn check_error(

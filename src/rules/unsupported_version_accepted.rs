@@ -13,13 +13,17 @@ use crate::finding::Finding;
 use crate::input::source::{Label, Span};
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
 use crate::protocol::table::table;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct UnsupportedVersionAccepted;
 
 impl Rule for UnsupportedVersionAccepted {
     fn id(&self) -> RuleId {
         RuleId::UnsupportedVersionAccepted
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

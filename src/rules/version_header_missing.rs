@@ -3,13 +3,17 @@
 
 use crate::finding::Finding;
 use crate::protocol::classify::{Binding, ExchangeView, Generation};
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 pub struct VersionHeaderMissing;
 
 impl Rule for VersionHeaderMissing {
     fn id(&self) -> RuleId {
         RuleId::VersionHeaderMissing
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {

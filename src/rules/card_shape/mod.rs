@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::finding::{Finding, Severity};
 use crate::protocol::classify::{Binding, ExchangeView, Generation, MessageView, Operation};
 use crate::protocol::profile::Profile;
-use crate::rules::{Rule, RuleId};
+use crate::rules::{Hooks, Rule, RuleId};
 
 mod interfaces;
 mod kit_schema;
@@ -57,6 +57,10 @@ impl Kind {
 impl Rule for CardShape {
     fn id(&self) -> RuleId {
         RuleId::CardShape
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::EXCHANGE
     }
 
     fn check_exchange(&self, view: &ExchangeView<'_, '_>, out: &mut Vec<Finding>) {
