@@ -6,6 +6,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use foldhash::fast::FixedState;
+
 use serde_json::Value;
 
 use super::{Declared, Version, accepted, finding, shaped_major};
@@ -35,7 +37,9 @@ struct Claim {
 #[derive(Debug, Default)]
 pub struct VersionFacts {
     cards: Vec<(Interface, Version)>,
-    claims: HashMap<(Interface, Version), Claim>,
+    /// Hashed with a fixed fast hash: a claim is looked up for every request to an A2A
+    /// operation, and SipHash cost more than the rest of the look-up.
+    claims: HashMap<(Interface, Version), Claim, FixedState>,
 }
 
 impl VersionFacts {
@@ -119,7 +123,7 @@ pub struct ClaimKey {
 #[derive(Debug, Default)]
 pub struct RunVersions {
     cards: Vec<(usize, (Interface, Version))>,
-    listed: HashSet<(Interface, Version)>,
+    listed: HashSet<(Interface, Version), FixedState>,
     /// Keyed by interface, version and the version as declared.
     claims: RunClaims<((Interface, Version), String)>,
 }
@@ -173,10 +177,10 @@ impl RunVersions {
 
 /// Each interface the cards describe, with the versions they list for it (and the file
 /// each card was read in, `None` for the claims' own), in the order of the cards.
-type Listed<'c> = HashMap<&'c Interface, Vec<(Option<&'c str>, Version)>>;
+type Listed<'c> = HashMap<&'c Interface, Vec<(Option<&'c str>, Version)>, FixedState>;
 
 fn listed_by_interface<'c>(cards: &[(Option<&'c str>, &'c (Interface, Version))]) -> Listed<'c> {
-    let mut listed: Listed<'c> = HashMap::new();
+    let mut listed: Listed<'c> = HashMap::default();
     for &(path, (interface, version)) in cards {
         listed.entry(interface).or_default().push((path, *version));
     }
@@ -187,7 +191,7 @@ fn listed_by_interface<'c>(cards: &[(Option<&'c str>, &'c (Interface, Version))]
 /// findings of those whose version no card lists.
 fn decide(
     file: usize,
-    claims: &mut HashMap<(Interface, Version), Claim>,
+    claims: &mut HashMap<(Interface, Version), Claim, FixedState>,
     cards: &Listed<'_>,
 ) -> Vec<RunFinding> {
     let mut found = Vec::new();
