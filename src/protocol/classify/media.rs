@@ -22,9 +22,14 @@ impl MediaType {
         // parameters are cut off as bytes first.
         let value = header.value;
         let type_and_subtype = &value[..memchr::memchr(b';', value).unwrap_or(value.len())];
-        let essence = String::from_utf8_lossy(type_and_subtype)
-            .trim()
-            .to_ascii_lowercase();
+        // Read lossily only when it is not text: the lossy reading of text cost more than
+        // the rest of the media type.
+        let essence = match std::str::from_utf8(type_and_subtype) {
+            Ok(text) => text.trim().to_ascii_lowercase(),
+            Err(_) => String::from_utf8_lossy(type_and_subtype)
+                .trim()
+                .to_ascii_lowercase(),
+        };
         MediaType {
             essence,
             span: header.value_span,
