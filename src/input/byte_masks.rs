@@ -12,8 +12,7 @@ pub const BLOCK: usize = 64;
 /// byte), until `step` breaks; what it broke with, or `None` at the end of the text. The
 /// last block is padded with spaces, so none of `wanted` may be a space.
 ///
-/// The loop runs inside the vector code, so each block costs a few instructions rather
-/// than a call and the processor's feature check.
+/// The processor's features are asked about once per scan, not once per block.
 pub fn scan<const N: usize, R>(
     text: &[u8],
     from: usize,
