@@ -11,7 +11,7 @@ use crate::lint::{Defer, Options};
 use crate::output::FileReport;
 use crate::output::resolve::Resolver;
 use crate::output::resolve::spots::{Placed, Spots};
-use crate::protocol::classify::{Binding, Generation, Sends, classify};
+use crate::protocol::classify::{Binding, Sends, classify};
 use crate::rules::binding_divergence::{self, Outcome};
 use crate::rules::card_contradicted::{self, Card, CardFacts};
 use crate::rules::unsupported_version_accepted::VersionFacts;
@@ -122,25 +122,8 @@ impl<'r> FileLint<'r> {
         // Held apart while the view borrows them, so the rest of the lint stays usable.
         let mut sends = std::mem::take(&mut self.sends);
         let view = classify(exchange, options.profile, &sends, options.payloads);
-        // Rules that hold only for 1.0 are skipped for exchanges shaped as 0.3.
-        let legacy = view.generation == Generation::V0_3;
         let errors = view.errors();
-        let out = &mut self.findings;
-        for &(rule, hooks) in
-            (self.enabled.iter()).filter(|(r, _)| !(legacy && r.id().only_for_1_0()))
-        {
-            rules::call(rule, hooks, Hooks::EXCHANGE, out, |out| {
-                rule.check_exchange(&view, out)
-            });
-            rules::call(rule, hooks, Hooks::ERRORS, out, |out| {
-                rule.check_errors(&view, &errors, out);
-            });
-            for error in &errors {
-                rules::call(rule, hooks, Hooks::ERROR, out, |out| {
-                    rule.check_error(&view, error, out);
-                });
-            }
-        }
+        rules::check_exchange(&self.enabled, &view, &errors, &mut self.findings);
         if options.rules.is_enabled(rules::RuleId::CardContradicted) {
             self.card_facts(&view, &errors, exchange, unit, &mut directives);
         }

@@ -60,7 +60,7 @@ pub use crate::finding::rule_id::{Group, RuleId};
 
 use crate::finding::Finding;
 use crate::input::capture::ReadProblem;
-use crate::protocol::classify::{ErrorView, ExchangeView};
+use crate::protocol::classify::{ErrorView, ExchangeView, Generation};
 
 /// A check. Rules are stateless and shared across threads; a rule reports findings of
 /// its own id only. Override whichever hook fits: the problems the reader met in the
@@ -117,6 +117,34 @@ impl Hooks {
     /// Does this set hold every hook of `other`?
     pub const fn has(self, other: Hooks) -> bool {
         self.0 & other.0 == other.0
+    }
+}
+
+/// Runs the per-exchange hooks of the `enabled` rules (with the hooks each overrides) on
+/// `view` and its `errors`, rule after rule in catalogue order. Rules that hold only for
+/// 1.0 are skipped for an exchange shaped as 0.3.
+pub fn check_exchange(
+    enabled: &[(&'static dyn Rule, Hooks)],
+    view: &ExchangeView<'_, '_>,
+    errors: &[ErrorView<'_>],
+    out: &mut Vec<Finding>,
+) {
+    let legacy = view.generation == Generation::V0_3;
+    for &(rule, hooks) in enabled
+        .iter()
+        .filter(|(r, _)| !(legacy && r.id().only_for_1_0()))
+    {
+        call(rule, hooks, Hooks::EXCHANGE, out, |out| {
+            rule.check_exchange(view, out);
+        });
+        call(rule, hooks, Hooks::ERRORS, out, |out| {
+            rule.check_errors(view, errors, out);
+        });
+        for error in errors {
+            call(rule, hooks, Hooks::ERROR, out, |out| {
+                rule.check_error(view, error, out);
+            });
+        }
     }
 }
 
