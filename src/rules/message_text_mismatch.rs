@@ -39,7 +39,13 @@ impl Rule for MessageTextMismatch {
         let Some(&first) = named.first() else {
             return;
         };
-        let text = message.to_lowercase();
+        // The phrases are lower-case ASCII and matched ignoring ASCII case, so only a
+        // message beyond ASCII (whose lower case may differ in more than ASCII letters)
+        // is lowered first.
+        let text = match message.is_ascii() {
+            true => std::borrow::Cow::Borrowed(message),
+            false => std::borrow::Cow::Owned(message.to_lowercase()),
+        };
         let read = read_as(&text);
         let reads_as_named = named.iter().any(|k| {
             matches!(k, Known::A2a(e) if read.iter().any(|&i| std::ptr::eq(&table().a2a[i], *e)))
@@ -72,8 +78,10 @@ static PHRASES: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> =
         let owners = (errors.iter().enumerate())
             .flat_map(|(i, e)| e.texts.iter().map(move |_| i))
             .collect();
-        let automaton =
-            aho_corasick::AhoCorasick::new(phrases).expect("the error table's phrases build");
+        let automaton = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(phrases)
+            .expect("the error table's phrases build");
         (automaton, owners)
     });
 
@@ -121,6 +129,15 @@ mod tests {
                 .filter(|&i| reads_as(&errors[i], text))
                 .collect();
             assert_eq!(read_as(text), by_phrase, "{text}");
+            // Matching ignores ASCII case, as matching the lowered text would.
+            assert_eq!(read_as(&text.to_uppercase()), by_phrase, "{text}");
+        }
+        // ...which holds only while every phrase is lower-case ASCII.
+        for phrase in errors.iter().flat_map(|e| &e.texts) {
+            assert!(
+                phrase.is_ascii() && *phrase == phrase.to_lowercase(),
+                "{phrase}"
+            );
         }
     }
 }

@@ -7,11 +7,15 @@
 /// a2alint versions, unlike the standard library's hasher.
 pub fn hash(parts: &[&str]) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |byte: u8| {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    // Each part is followed by 0xff, a byte no UTF-8 text holds, so that part boundaries
+    // count. A plain loop per part: a chained iterator per byte cost more than the hash.
     for part in parts {
-        for byte in part.bytes().chain([0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
+        part.bytes().for_each(&mut mix);
+        mix(0xff);
     }
     hex(hash)
 }
@@ -24,7 +28,8 @@ fn hex(hash: u64) -> String {
     for (at, digit) in digits.iter_mut().enumerate() {
         *digit = DIGITS[((hash >> ((15 - at) * 4)) & 0xf) as usize];
     }
-    digits.iter().copied().map(char::from).collect()
+    // Hex digits are ASCII, so the bytes are the string; no char-by-char building.
+    String::from_utf8(digits.to_vec()).expect("hex digits are ASCII")
 }
 
 #[cfg(test)]
