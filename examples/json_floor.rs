@@ -27,6 +27,11 @@ use a2alint::protocol::classify::MediaType;
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// The binary's jemalloc options too (`src/main.rs`), so the floor gains what they save.
+#[cfg(not(target_env = "msvc"))]
+#[unsafe(export_name = "_rjem_malloc_conf")]
+static JEMALLOC_OPTIONS: &u8 = &b"tcache_gc_incr_bytes:4194304\0"[0];
+
 fn main() {
     let mut jsonl: Option<std::io::BufWriter<std::fs::File>> = None;
     let mut har_out: Option<Har> = None;
