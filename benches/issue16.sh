@@ -217,7 +217,7 @@ if [ -x "$redocly" ]; then
     a_t=$(med "drift-$name" 0) a1_t=$(med "drift-$name" 1) d_t=$(med "drift-$name" 2)
     read -r a_kib _ < <(peak "rss-a2alint-$name" "$drift_runs" "$bin" check $lint --format concise -o /dev/null "$har")
     read -r d_kib _ < <(peak "rss-drift-$name" "$drift_runs" "$redocly" drift "$har" --api "$drift_api" --match-mode basepath --format json)
-    speed=$(calc "%.1f" "$d_t / $a_t") speed1=$(calc "%.1f" "$d_t / $a1_t") mem=$(calc "%.2f" "$a_kib / $d_kib")
+    speed=$(calc "%.2f" "$d_t / $a_t") speed1=$(calc "%.2f" "$d_t / $a1_t") mem=$(calc "%.2f" "$a_kib / $d_kib")
     [ "$(calc "%d" "$d_t / $a_t >= 5 && $a_kib * 2 < $d_kib")" = 1 ] || drift_ok=0
     drift_row+="$name HAR ($hb B, $entries entries): a2alint $(calc "%.0f" "$entries / $a_t") entries/s ($(calc "%.3f" "$a_t") s, $(calc "%.1f" "$(cores "drift-$name" 0)") cores busy, $(calc "%.1f" "$a_kib / 1024") MiB), drift $(calc "%.0f" "$entries / $d_t") entries/s ($(calc "%.3f" "$d_t") s, $(calc "%.1f" "$(cores "drift-$name" 2)") cores busy, $(calc "%.1f" "$d_kib / 1024") MiB): **$speed×** the exchanges/s (one thread: $(calc "%.3f" "$a1_t") s, $speed1×), **$mem×** the memory<br>"
   done
