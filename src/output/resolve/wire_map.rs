@@ -52,7 +52,12 @@ impl<'r> WireMap<'r> {
     }
 
     pub fn enter_connection(&mut self, connection: Option<&Connection>) {
-        self.connection = connection.map(|c| (c.number, c.to_string()));
+        // Entered again for every exchange with findings: the peers are written once
+        // per connection (numbers are unique in a capture), not once per exchange.
+        match (connection, &self.connection) {
+            (Some(c), Some((number, _))) if c.number == *number => {}
+            _ => self.connection = connection.map(|c| (c.number, c.to_string())),
+        }
     }
 
     pub fn enter(&mut self, exchange: &WireExchange) {
@@ -70,7 +75,11 @@ impl<'r> WireMap<'r> {
             lines: LineIndex::new(&exchange.text),
             origins: exchange.origins.clone(),
             connection: exchange.connection.number,
-            peers: exchange.connection.to_string(),
+            peers: self
+                .connection
+                .as_ref()
+                .map(|(_, peers)| peers.clone())
+                .unwrap_or_default(),
             stream: exchange.stream,
         });
     }

@@ -83,8 +83,7 @@ pub fn render_body(
         };
         match decoded {
             Some(Ok(json)) => {
-                out.text
-                    .extend(serde_json::to_vec_pretty(&json).unwrap_or_default());
+                write_pretty(&mut out.text, &json);
                 out.text.extend(b"\r\n");
                 out.push(start, framed.whole.clone(), true);
             }
@@ -157,7 +156,7 @@ pub fn render_status(value: &[u8], true_binary: bool) -> (Vec<u8>, Result<Range<
                 format!("# grpc-status-details-bin{sent} decoded as google.rpc.Status:\r\n")
                     .into_bytes();
             let start = text.len();
-            text.extend(serde_json::to_vec_pretty(&json).unwrap_or_default());
+            write_pretty(&mut text, &json);
             let span = start..text.len();
             text.extend(b"\r\n");
             (text, Ok(span))
@@ -169,6 +168,13 @@ pub fn render_status(value: &[u8], true_binary: bool) -> (Vec<u8>, Result<Range<
             (text.into_bytes(), Err(reason))
         }
     }
+}
+
+/// `json` pretty-printed onto the end of `text`, where it is read from: writing it into
+/// a buffer of its own first cost a growing allocation and a copy per message.
+fn write_pretty(text: &mut Vec<u8>, json: &serde_json::Value) {
+    // A `Value` has string keys and finite numbers, and memory takes every write.
+    serde_json::to_writer_pretty(text, json).expect("a JSON value always writes");
 }
 
 #[cfg(test)]

@@ -157,7 +157,7 @@ impl HeaderDecoder {
         if count.saturating_mul(32) > MAX_LIST_SIZE {
             return Err(HpackError::ListTooLarge { size: count * 32 });
         }
-        let mut fields = Vec::new();
+        let mut fields = Vec::with_capacity(count);
         let mut size = 0usize;
         // The library hands back one field per representation, in order, as the plain
         // block lists them (a dynamic table size update gives none, §6.3).

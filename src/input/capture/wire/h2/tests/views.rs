@@ -213,6 +213,27 @@ fn escapes_control_bytes_in_fields() {
 }
 
 #[test]
+fn escapes_names_past_visible_ascii_and_keeps_tabs_in_values() {
+    let mut client = [PREFACE.to_vec(), settings(&[])].concat();
+    let block = Hpack::default().block(
+        &fields(&[
+            (":method", "GET"),
+            ("x odd\tname", "tab\there\x7f, plain é"),
+        ]),
+        false,
+    );
+    client.extend(header_frames(1, &block, true));
+    let read = read_conversation(client, settings(&[]));
+    let exchange = &read.exchanges[0];
+    let (request, _, _) = parts(exchange);
+    assert_eq!(at(exchange, request.headers[1].0), "x\\x20odd\\x09name");
+    assert_eq!(
+        at(exchange, request.headers[1].1),
+        "tab\there\\x7f, plain é"
+    );
+}
+
+#[test]
 fn follows_an_upgrade_from_http_1_1() {
     let request = b"GET /h2 HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings\r\n\
                     Upgrade: h2c\r\nHTTP2-Settings: AAEAACAA\r\n\r\n";
