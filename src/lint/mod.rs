@@ -79,7 +79,7 @@ fn lint_source_deferring(path: &str, bytes: &[u8], options: &Options, defer: boo
     match Kind::of(path, bytes) {
         Kind::Http => http::lint_http(path, bytes, options, defer),
         Kind::Har => har::lint_har(path, bytes, options, defer),
-        Kind::Pcap => pcap::lint_pcap(path, bytes, options),
+        Kind::Pcap => pcap::lint_pcap(path, bytes, options, defer),
     }
 }
 
