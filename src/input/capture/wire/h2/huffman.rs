@@ -21,6 +21,7 @@ const CODE_LENGTHS: [u8; 257] = [
     22, 25, 25, 24, 24, 26, 23, 26, 27, 26, 26, 27, 27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 26, 30,
 ];
 const LONGEST: usize = 30;
+const SHORTEST: usize = 5;
 const EOS: u16 = 256;
 
 /// The canonical code by length: the first code of each length, how many codes have
@@ -88,31 +89,50 @@ pub fn encode(text: &[u8]) -> Vec<u8> {
 
 /// Appends the string Huffman-coded in `bits` to `out`.
 pub fn decode(bits: &[u8], out: &mut Vec<u8>) -> Result<(), &'static str> {
-    let (mut code, mut len) = (0u32, 0usize);
-    for &byte in bits {
-        for shift in (0..8).rev() {
-            code = code << 1 | u32::from(byte >> shift & 1);
-            len += 1;
-            // Codes of one length are consecutive, from `first`: a prefix below the
-            // range would have matched a shorter code already.
-            let rank = code.wrapping_sub(CODE.first[len]);
-            if rank < CODE.count[len] {
-                let symbol = CODE.symbols[CODE.offset[len] + rank as usize];
-                if symbol == EOS {
-                    return Err("a Huffman string holds the EOS symbol");
-                }
-                out.push(symbol as u8);
-                (code, len) = (0, 0);
-            } else if len == LONGEST {
-                return Err("a Huffman string holds an invalid code");
-            }
+    // The next bits, left-aligned: `have` of them are the string's, and the ones past
+    // them read as ones (the start of EOS, which is what padding is, §5.2). A code is
+    // found from the window's top bits, so a symbol costs a few comparisons rather than
+    // a step per bit.
+    let (mut window, mut have) = (0u64, 0usize);
+    let mut bytes = bits.iter();
+    loop {
+        while have <= 56 {
+            let Some(&byte) = bytes.next() else { break };
+            window |= u64::from(byte) << (56 - have);
+            have += 8;
         }
+        let padded = window | u64::MAX.checked_shr(have as u32).unwrap_or(0);
+        let top = (padded >> (64 - LONGEST)) as u32;
+        let Some((len, symbol)) = symbol_at(top) else {
+            return Err("a Huffman string holds an invalid code");
+        };
+        if len > have {
+            break;
+        }
+        if symbol == EOS {
+            return Err("a Huffman string holds the EOS symbol");
+        }
+        out.push(symbol as u8);
+        window <<= len;
+        have -= len;
     }
     // §5.2: at most 7 bits of padding, all ones (the start of EOS).
-    if len > 7 || code != (1 << len) - 1 {
+    let rest = window.checked_shr(64 - have as u32).unwrap_or(0);
+    if have > 7 || rest != (1 << have) - 1 {
         return Err("a Huffman string is not padded with the start of EOS");
     }
     Ok(())
+}
+
+/// The code at the top of `top` (its `LONGEST` bits): its length and symbol. Codes of one
+/// length are consecutive from `first`, and a longer code's prefix lies past every
+/// shorter code, so the shortest length whose range holds the prefix is the code's.
+fn symbol_at(top: u32) -> Option<(usize, u16)> {
+    (SHORTEST..=LONGEST).find_map(|len| {
+        let prefix = top >> (LONGEST - len);
+        let rank = prefix.wrapping_sub(CODE.first[len]);
+        (rank < CODE.count[len]).then(|| (len, CODE.symbols[CODE.offset[len] + rank as usize]))
+    })
 }
 
 /// Reads an HPACK integer with a `prefix`-bit prefix at `*at` (§5.1), copying its bytes
@@ -259,6 +279,61 @@ mod tests {
         assert_eq!(out, every_byte);
         let bits: usize = every_byte.iter().map(|&b| code_len(b)).sum();
         assert_eq!(encode(&every_byte).len(), bits.div_ceil(8));
+    }
+
+    /// The decoder as RFC 7541 describes it, a bit at a time: what `decode` must equal.
+    fn decode_bit_by_bit(bits: &[u8]) -> Result<Vec<u8>, &'static str> {
+        let (mut out, mut code, mut len) = (Vec::new(), 0u32, 0usize);
+        for &byte in bits {
+            for shift in (0..8).rev() {
+                code = code << 1 | u32::from(byte >> shift & 1);
+                len += 1;
+                let rank = code.wrapping_sub(CODE.first[len]);
+                if rank < CODE.count[len] {
+                    let symbol = CODE.symbols[CODE.offset[len] + rank as usize];
+                    if symbol == EOS {
+                        return Err("a Huffman string holds the EOS symbol");
+                    }
+                    out.push(symbol as u8);
+                    (code, len) = (0, 0);
+                }
+            }
+        }
+        if len > 7 || code != (1 << len) - 1 {
+            return Err("a Huffman string is not padded with the start of EOS");
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn decodes_as_the_bit_by_bit_reading_does() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut cases: Vec<Vec<u8>> = vec![vec![], vec![0xff], vec![0xff; 4], vec![0x00]];
+        for _ in 0..4000 {
+            let len = (next() % 40) as usize;
+            let random: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Codes of real text, cut or with bytes changed, and random bytes.
+            let mut coded = encode(&random);
+            if next() % 3 == 0 && !coded.is_empty() {
+                let at = (next() as usize) % coded.len();
+                coded[at] ^= 1 << (next() % 8);
+            }
+            if next() % 4 == 0 {
+                coded.truncate((next() as usize) % (coded.len() + 1));
+            }
+            cases.extend([coded, random]);
+        }
+        for case in cases {
+            let mut out = Vec::new();
+            let result = decode(&case, &mut out).map(|()| out);
+            assert_eq!(result, decode_bit_by_bit(&case), "{case:02x?}");
+        }
     }
 
     #[test]
