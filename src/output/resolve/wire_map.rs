@@ -31,8 +31,8 @@ struct Current {
     text: Vec<u8>,
     lines: LineIndex,
     origins: Vec<TextOrigin>,
-    connection: usize,
-    peers: String,
+    /// Its connection's number and peers.
+    connection: (usize, String),
     stream: Option<u32>,
 }
 
@@ -52,16 +52,28 @@ impl<'r> WireMap<'r> {
     }
 
     pub fn enter_connection(&mut self, connection: Option<&Connection>) {
-        // Entered again for every exchange with findings: the peers are written once
-        // per connection (numbers are unique in a capture), not once per exchange.
-        match (connection, &self.connection) {
-            (Some(c), Some((number, _))) if c.number == *number => {}
-            _ => self.connection = connection.map(|c| (c.number, c.to_string())),
+        match connection {
+            Some(connection) => {
+                self.entered(connection);
+            }
+            None => self.connection = None,
         }
     }
 
+    /// Enters `connection` and gives its number and peers. Entered again for every
+    /// exchange with findings: the peers are written once per connection (numbers are
+    /// unique in a capture), not once per exchange.
+    fn entered(&mut self, connection: &Connection) -> (usize, String) {
+        let entered = match self.connection.take() {
+            Some(same) if same.0 == connection.number => same,
+            _ => (connection.number, connection.to_string()),
+        };
+        self.connection = Some(entered.clone());
+        entered
+    }
+
     pub fn enter(&mut self, exchange: &WireExchange) {
-        self.enter_connection(Some(&exchange.connection));
+        let connection = self.entered(&exchange.connection);
         if self
             .current
             .as_ref()
@@ -74,12 +86,7 @@ impl<'r> WireMap<'r> {
             text: exchange.text.clone(),
             lines: LineIndex::new(&exchange.text),
             origins: exchange.origins.clone(),
-            connection: exchange.connection.number,
-            peers: self
-                .connection
-                .as_ref()
-                .map(|(_, peers)| peers.clone())
-                .unwrap_or_default(),
+            connection,
             stream: exchange.stream,
         });
     }
@@ -140,8 +147,8 @@ impl<'r> WireMap<'r> {
             frame: Some(FramePlace {
                 frame: first,
                 last_frame: last,
-                connection: Some(current.connection),
-                peers: Some(current.peers.clone()),
+                connection: Some(current.connection.0),
+                peers: Some(current.connection.1.clone()),
                 stream: current.stream,
             }),
         }
@@ -224,7 +231,7 @@ fn heading(
         .map_or(String::new(), |id| format!(", stream {id}"));
     format!(
         "{path} frame {frame} (connection {} {}{stream})",
-        current.connection, current.peers
+        current.connection.0, current.connection.1
     )
 }
 
