@@ -2,9 +2,44 @@
 //! escape, and a checked string's escapes decoded (RFC 8259 §7).
 
 /// The first byte at or after `at` that ends a string's plain run: `"`, `\` or a control
-/// character; `bytes.len()` if none. Eight bytes at a time: a byte's high bit is set in
-/// `stops` where it is one of them, and the lowest such bit is always a true one.
+/// character; `bytes.len()` if none. Sixteen bytes at a time where the processor compares
+/// them at once (every x86-64 one), eight at a time otherwise.
 pub(super) fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while let Some(chunk) = bytes
+        .get(at..at + 16)
+        .and_then(|chunk| <[u8; 16]>::try_from(chunk).ok())
+    {
+        // SAFETY: the build targets processors with SSE2, all `stops_sse2` needs.
+        let stops = unsafe { stops_sse2(chunk) };
+        if stops != 0 {
+            return at + stops.trailing_zeros() as usize;
+        }
+        at += 16;
+    }
+    plain_run_end_by_words(bytes, at)
+}
+
+/// The bits of the bytes of `chunk` that end a plain run, lowest bit first.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+fn stops_sse2(chunk: [u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
+        _mm_set1_epi8,
+    };
+    let half = |i: usize| i64::from_le_bytes(chunk[i * 8..i * 8 + 8].try_into().expect("eight"));
+    let lane = _mm_set_epi64x(half(1), half(0));
+    let quote = _mm_cmpeq_epi8(lane, _mm_set1_epi8(b'"' as i8));
+    let backslash = _mm_cmpeq_epi8(lane, _mm_set1_epi8(b'\\' as i8));
+    // A control byte is one no larger than 0x1F, unsigned.
+    let control = _mm_cmpeq_epi8(_mm_min_epu8(lane, _mm_set1_epi8(0x1F)), lane);
+    _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+}
+
+/// [`plain_run_end`] eight bytes at a time: a byte's high bit is set in `stops` where it
+/// is one of them, and the lowest such bit is always a true one.
+fn plain_run_end_by_words(bytes: &[u8], mut at: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     while let Some(word) = bytes

@@ -88,6 +88,27 @@ fn finds_the_end_of_a_plain_run_at_every_offset() {
     }
 }
 
+/// Every byte value at every place of a run longer than the sixteen bytes compared at
+/// once, read from every offset: the stop is where the byte is, if it is one.
+#[test]
+fn finds_any_stop_byte_past_the_first_sixteen() {
+    for byte in 0..=u8::MAX {
+        for place in 0..40 {
+            let mut text = vec![b'a'; 48];
+            text[place] = byte;
+            let stops = matches!(byte, b'"' | b'\\') || byte < 0x20;
+            for from in 0..=place {
+                let expected = if stops { place } else { text.len() };
+                assert_eq!(
+                    plain_run_end(&text, from),
+                    expected,
+                    "{byte} at {place} from {from}"
+                );
+            }
+        }
+    }
+}
+
 /// JSON texts built from serde_json's own output, then broken at random.
 fn document() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
