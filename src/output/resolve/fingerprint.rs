@@ -6,18 +6,36 @@
 /// A stable 64-bit FNV-1a hash of `parts`, in hex. Stable across runs, platforms and
 /// a2alint versions, unlike the standard library's hasher.
 pub fn hash(parts: &[&str]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |byte: u8| {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    };
-    // Each part is followed by 0xff, a byte no UTF-8 text holds, so that part boundaries
-    // count. A plain loop per part: a chained iterator per byte cost more than the hash.
-    for part in parts {
+    (parts.iter())
+        .fold(Fingerprint::START, |hash, part| hash.part(part))
+        .finish()
+}
+
+/// A [`hash`] fed part by part, so that a resolver hashes the parts every finding of a
+/// rule in a file shares (the rule and the file's path, most of the bytes) once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint(u64);
+
+impl Fingerprint {
+    pub const START: Fingerprint = Fingerprint(0xcbf2_9ce4_8422_2325);
+
+    /// The hash with `part` added. Each part is followed by 0xff, a byte no UTF-8 text
+    /// holds, so that part boundaries count. A plain loop: a chained iterator per byte
+    /// cost more than the hash.
+    pub fn part(self, part: &str) -> Fingerprint {
+        let mut hash = self.0;
+        let mut mix = |byte: u8| {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        };
         part.bytes().for_each(&mut mix);
         mix(0xff);
+        Fingerprint(hash)
     }
-    hex(hash)
+
+    pub fn finish(self) -> String {
+        hex(self.0)
+    }
 }
 
 /// `hash` as 16 lowercase hex digits, as `{:016x}` writes it, without the formatting
@@ -42,6 +60,8 @@ mod tests {
         assert_ne!(hash(&["ab", ""]), hash(&["a", "b"]));
         // Pinned: a change here would orphan every stored baseline.
         assert_eq!(hash(&["error-info-missing", "x.http"]), "2ba9eb3de7bdd069");
+        let shared = Fingerprint::START.part("error-info-missing");
+        assert_eq!(shared.part("x.http").finish(), "2ba9eb3de7bdd069");
         for n in [0, 1, 0xabc, u64::MAX, 0x0123_4567_89ab_cdef] {
             assert_eq!(hex(n), format!("{n:016x}"));
         }

@@ -22,6 +22,7 @@ use crate::input::capture::Exchange;
 use crate::input::source::{LineCol, LineIndex, Span};
 use crate::rules::RuleId;
 use file_text::FileText;
+use fingerprint::Fingerprint;
 use har_map::HarMap;
 use wire_map::WireMap;
 
@@ -95,6 +96,9 @@ pub struct Resolver<'r> {
     /// Cut context windows ([`Diagnostic::snippets`]); formats that never show them
     /// turn this off, as cutting them was a tenth of a run with dense findings.
     windows: bool,
+    /// Per rule, the fingerprint of its slug and `identity`, which every finding of the
+    /// rule in this file starts with.
+    fingerprints: Vec<Option<Fingerprint>>,
 }
 
 impl<'r> Resolver<'r> {
@@ -108,6 +112,7 @@ impl<'r> Resolver<'r> {
             har: None,
             wire: None,
             windows: true,
+            fingerprints: Vec::new(),
         }
     }
 
@@ -134,7 +139,11 @@ impl<'r> Resolver<'r> {
     /// [`crate::input::repo_root`]) rather than the path the file is shown under, so a finding
     /// keeps its fingerprint whatever directory a2alint runs in.
     pub fn identified_as(self, identity: &'r str) -> Self {
-        Resolver { identity, ..self }
+        Resolver {
+            identity,
+            fingerprints: Vec::new(),
+            ..self
+        }
     }
 
     /// With `windows` false, diagnostics come without context windows (their
@@ -265,19 +274,24 @@ impl<'r> Resolver<'r> {
             (None, Some(wire)) => wire.place(finding, exchange, windows),
             (None, None) => self.place(finding, exchange),
         };
-        let mut key = vec![
-            finding.rule.slug(),
-            self.identity,
-            finding.exchange.as_ref().map_or("", |a| a.key.as_str()),
-            finding.primary.member.as_deref().unwrap_or(""),
-        ];
+        let rule = finding.rule.index();
+        if self.fingerprints.len() <= rule {
+            self.fingerprints
+                .resize(RuleId::ALL.len().max(rule + 1), None);
+        }
+        let identity = self.identity;
+        let shared = *self.fingerprints[rule]
+            .get_or_insert_with(|| Fingerprint::START.part(finding.rule.slug()).part(identity));
+        let mut key = shared
+            .part(finding.exchange.as_ref().map_or("", |a| a.key.as_str()))
+            .part(finding.primary.member.as_deref().unwrap_or(""));
         // A pcap finding about a connection rather than an exchange (a hole, TLS) is
         // told apart from the others by its peers, which other traffic does not change.
         let peers = primary.frame.as_ref().and_then(|f| f.peers.as_deref());
         if let Some(peers) = peers.filter(|_| finding.exchange.is_none()) {
-            key.push(peers);
+            key = key.part(peers);
         }
-        let identity = fingerprint::hash(&key);
+        let identity = key.finish();
         Diagnostic {
             rule: finding.rule,
             exchange: finding.exchange.as_ref().map(|a| a.index),
