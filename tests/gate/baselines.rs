@@ -47,16 +47,7 @@ fn baselines_survive_line_shifts_and_report_new_findings() {
         ),
     )
     .unwrap();
-    a2alint(&dir)
-        .args([
-            "check",
-            "--format",
-            "concise",
-            "-q",
-            "--baseline",
-            "baseline.json",
-            "x.http",
-        ])
+    check_concise(&dir, ["--baseline", "baseline.json", "x.http"])
         .assert()
         .code(1)
         .stdout(contains("x.http:19:"));
@@ -77,8 +68,7 @@ fn files_from_lints_exactly_the_listed_captures() {
         ("notes.md", "# not a capture"),
     ]);
     let out = concise(
-        a2alint(&dir)
-            .args(["check", "--format", "concise", "-q", "--files-from", "-"])
+        check_concise(&dir, ["--files-from", "-"])
             .write_stdin("a.http\ndeleted.http\nnotes.md\n\n"),
     );
     assert_eq!(out.lines().count(), 1);

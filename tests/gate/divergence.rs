@@ -11,15 +11,7 @@ fn binding_divergence_compares_files_of_one_run() {
     let rpc = "POST /a2a HTTP/1.1\nContent-Type: application/json\nA2A-Version: 1.0\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"t-9\"}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task not found\",\"data\":[{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":\"TASK_NOT_FOUND\",\"domain\":\"a2a-protocol.org\"}]}}\n";
     let rest = "GET /tasks/t-9 HTTP/1.1\nA2A-Version: 1.0\n\nHTTP/1.1 200 OK\nContent-Type: application/a2a+json\n\n{\"id\":\"t-9\",\"contextId\":\"c\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}\n";
     let dir = project(&[("jsonrpc.http", rpc), ("rest.http", rest)]);
-    a2alint(&dir)
-        .args([
-            "check",
-            "--format",
-            "concise",
-            "-q",
-            "jsonrpc.http",
-            "rest.http",
-        ])
+    check_concise(&dir, ["jsonrpc.http", "rest.http"])
         .assert()
         .code(1)
         .stdout(
@@ -27,10 +19,7 @@ fn binding_divergence_compares_files_of_one_run() {
                 .and(contains("over JSON-RPC (jsonrpc.http:6)")),
         );
     // Each file alone is fine.
-    a2alint(&dir)
-        .args(["check", "--format", "concise", "-q", "rest.http"])
-        .assert()
-        .code(0);
+    check_concise(&dir, ["rest.http"]).assert().code(0);
 }
 
 /// In HAR files, both answers wait to be placed until a divergence is reported; the
@@ -82,16 +71,7 @@ fn binding_divergence_places_answers_in_har_files() {
         .unwrap()
         + 1;
     let dir = project(&[("jsonrpc.har", &rpc), ("rest.har", &rest)]);
-    a2alint(&dir)
-        .args([
-            "check",
-            "--format",
-            "concise",
-            "-q",
-            "--select",
-            "binding-divergence",
-            ".",
-        ])
+    check_concise(&dir, ["--select", "binding-divergence", "."])
         .assert()
         .code(1)
         .stdout(

@@ -22,6 +22,13 @@ pub(crate) fn a2alint(dir: &tempfile::TempDir) -> Command {
     cmd
 }
 
+/// `a2alint check --format concise -q` in `dir`, then `args`.
+pub(crate) fn check_concise<const N: usize>(dir: &tempfile::TempDir, args: [&str; N]) -> Command {
+    let mut cmd = a2alint(dir);
+    cmd.args(["check", "--format", "concise", "-q"]).args(args);
+    cmd
+}
+
 pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join(".git")).unwrap();
@@ -53,15 +60,7 @@ fn config_is_found_upward_and_sets_levels() {
         .code(0)
         .stdout(contains("info[error-info-missing]"));
     // --no-config ignores it: the default warning level and fail-on apply again.
-    a2alint(&dir)
-        .args([
-            "check",
-            "--format",
-            "concise",
-            "-q",
-            "--no-config",
-            "captures/x.http",
-        ])
+    check_concise(&dir, ["--no-config", "captures/x.http"])
         .assert()
         .code(1)
         .stdout(contains("warning[error-info-missing]"));
@@ -113,15 +112,10 @@ fn overrides_excludes_and_explicit_config() {
         out.contains("new.http") && !out.contains("legacy/old.http") && !out.contains("vendor/"),
         "{out}"
     );
-    let out = concise(a2alint(&dir).args([
-        "check",
-        "--format",
-        "concise",
-        "-q",
-        "--config",
-        "ci/a2alint.toml",
-        ".",
-    ]));
+    let out = concise(&mut check_concise(
+        &dir,
+        ["--config", "ci/a2alint.toml", "."],
+    ));
     assert!(
         out.contains("legacy/old.http"),
         "globs are relative to ci/: {out}"
@@ -131,19 +125,12 @@ fn overrides_excludes_and_explicit_config() {
 #[test]
 fn select_and_ignore_flags() {
     let dir = project(&[("x.http", NO_ERROR_INFO)]);
-    let out = concise(a2alint(&dir).args([
-        "check", "--format", "concise", "-q", "--select", "capture", "x.http",
-    ]));
+    let out = concise(&mut check_concise(&dir, ["--select", "capture", "x.http"]));
     assert_eq!(out, "");
-    let out = concise(a2alint(&dir).args([
-        "check",
-        "--format",
-        "concise",
-        "-q",
-        "--ignore",
-        "error-info-missing",
-        "x.http",
-    ]));
+    let out = concise(&mut check_concise(
+        &dir,
+        ["--ignore", "error-info-missing", "x.http"],
+    ));
     assert_eq!(out, "");
     a2alint(&dir)
         .args(["check", "--select", "nope", "x.http"])
@@ -171,14 +158,7 @@ fn configured_ignores_by_file_rule_and_exchange() {
             .unwrap()
             .contains("1 suppressed")
     );
-    let out = concise(a2alint(&dir).args([
-        "check",
-        "--format",
-        "concise",
-        "-q",
-        "--no-ignores",
-        "x.http",
-    ]));
+    let out = concise(&mut check_concise(&dir, ["--no-ignores", "x.http"]));
     assert_eq!(out.lines().count(), 2, "{out}");
 }
 
@@ -192,15 +172,7 @@ fn inline_suppressions_are_counted_and_no_ignores_shows_everything() {
         .code(0)
         .stdout("")
         .stderr(contains("1 suppressed"));
-    a2alint(&dir)
-        .args([
-            "check",
-            "--format",
-            "concise",
-            "-q",
-            "--no-ignores",
-            "x.http",
-        ])
+    check_concise(&dir, ["--no-ignores", "x.http"])
         .assert()
         .code(1)
         .stdout(contains("error-info-missing").and(contains("unused-suppression").not()));
