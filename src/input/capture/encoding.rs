@@ -57,8 +57,8 @@ fn decode_one(coding: &str, input: &[u8]) -> Result<Vec<u8>, String> {
 /// for the next body cannot borrow this one.
 type Compressed = Cursor<Vec<u8>>;
 
-/// Copies of compressed bodies and kept decoders larger than this are let go after use,
-/// so a thread holds no more than a typical body between bodies.
+/// Copies of compressed bodies larger than this, and the decoders that read them, are let
+/// go after use: between bodies a thread keeps at most a few MiB for its decoders.
 const KEEP_BYTES: usize = 1 << 20;
 
 thread_local! {
