@@ -20,15 +20,7 @@ fn fixture(name: &str) -> PathBuf {
 fn lint(name: &str) -> FileReport {
     let report = lint_file(&fixture(name));
     let reports = [report];
-    for format in [
-        Format::Human,
-        Format::Concise,
-        Format::Json,
-        Format::Sarif,
-        Format::Github,
-        Format::Gitlab,
-        Format::Junit,
-    ] {
+    for format in common::text_formats() {
         render(format, &reports);
     }
     let [report] = reports;

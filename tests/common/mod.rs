@@ -56,6 +56,12 @@ pub fn options_for(bytes: &[u8]) -> Options {
     }
 }
 
+/// The formats written as text from reports alone (`html` reads the captures again).
+pub fn text_formats() -> impl Iterator<Item = Format> {
+    use clap::ValueEnum;
+    (Format::value_variants().iter().copied()).filter(|&format| format != Format::Html)
+}
+
 /// Renders reports as a user would see them, without colour.
 pub fn render(format: Format, reports: &[FileReport]) -> String {
     let mut out = Vec::new();

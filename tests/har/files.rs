@@ -31,15 +31,7 @@ fn credentials_in_a_har_file_are_never_shown() {
     assert!(fired(&reports[0]).contains(&"request-content-type"));
     let content_type = find(&reports[0], "request-content-type");
     assert_eq!(&pretty[content_type.primary.span.range()], "text/plain");
-    for format in [
-        Format::Human,
-        Format::Concise,
-        Format::Json,
-        Format::Sarif,
-        Format::Github,
-        Format::Gitlab,
-        Format::Junit,
-    ] {
+    for format in common::text_formats() {
         let output = render(format, &reports);
         assert!(!output.contains("SECRET"), "{format:?}:\n{output}");
     }
