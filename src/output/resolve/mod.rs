@@ -274,13 +274,11 @@ impl<'r> Resolver<'r> {
             (None, Some(wire)) => wire.place(finding, exchange, windows),
             (None, None) => self.place(finding, exchange),
         };
-        let rule = finding.rule.index();
-        if self.fingerprints.len() <= rule {
-            self.fingerprints
-                .resize(RuleId::ALL.len().max(rule + 1), None);
+        if self.fingerprints.is_empty() {
+            self.fingerprints = vec![None; RuleId::ALL.len()];
         }
         let identity = self.identity;
-        let shared = *self.fingerprints[rule]
+        let shared = *self.fingerprints[finding.rule.index()]
             .get_or_insert_with(|| Fingerprint::START.part(finding.rule.slug()).part(identity));
         let mut key = shared
             .part(finding.exchange.as_ref().map_or("", |a| a.key.as_str()))

@@ -52,12 +52,11 @@ impl<'r> WireMap<'r> {
     }
 
     pub fn enter_connection(&mut self, connection: Option<&Connection>) {
-        match connection {
-            Some(connection) => {
-                self.entered(connection);
-            }
-            None => self.connection = None,
-        }
+        let Some(connection) = connection else {
+            self.connection = None;
+            return;
+        };
+        self.entered(connection);
     }
 
     /// Enters `connection` and gives its number and peers. Entered again for every
